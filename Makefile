@@ -1,0 +1,80 @@
+# Scorekeeper developer tasks. GNU make; recipes run in bash with errexit.
+SHELL := bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := test
+
+# The project targets Python 3.11; fall back to python3.11 where python3 is older.
+PYTHON_BOOT := $(shell python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null \
+                 && echo python3 || echo python3.11)
+VENV := .venv
+PY := $(VENV)/bin/python
+RUFF := $(VENV)/bin/ruff
+CHROMIUM := /usr/bin/chromium
+PG_URL := postgres://postgres@127.0.0.1:5432/test
+PG_PROBE := import psycopg; psycopg.connect("$(PG_URL)", connect_timeout=3).close()
+
+.PHONY: .venv venv browser run test bench lint format messages clean
+
+.venv venv: $(VENV)/.installed
+
+# The stamp is rebuilt whenever a requirements file changes.
+$(VENV)/.installed: requirements.txt requirements-dev.txt
+	$(PYTHON_BOOT) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -r requirements-dev.txt
+	touch $@
+
+# Browser tests drive Debian's Chromium (Playwright cannot download its own here);
+# poppler-utils gives pdftoppm for looking at rendered PDFs.
+browser:
+	@if [ -x $(CHROMIUM) ] && command -v pdftoppm >/dev/null; then exit 0; fi; \
+	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		export DEBIAN_FRONTEND=noninteractive; \
+		apt-get update -qq && apt-get install -y -qq chromium poppler-utils >/dev/null || true; \
+	fi; \
+	if [ ! -x $(CHROMIUM) ]; then \
+		echo "Chromium is not installed at $(CHROMIUM) and could not be installed:"; \
+		echo "browser tests will be skipped (they fail instead when CI=true)."; \
+	fi
+
+run: venv
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py demo
+	$(PY) manage.py runserver 127.0.0.1:8000
+
+# The suite runs twice: on SQLite (the laptop default) and on PostgreSQL
+# (production). PostgreSQL is optional locally but required when CI=true.
+test: venv browser
+	env -u DATABASE_URL $(PY) manage.py makemigrations --check --dry-run
+	env -u DATABASE_URL $(PY) -m pytest
+	@if ! $(PY) -c '$(PG_PROBE)' 2>/dev/null && [ "$$(id -u)" = 0 ] && command -v pg_ctlcluster >/dev/null; then \
+		pg_ctlcluster --skip-systemctl-redirect $$(ls /etc/postgresql | tail -1) main start >/dev/null 2>&1 || true; \
+	fi; \
+	if $(PY) -c '$(PG_PROBE)' 2>/dev/null; then \
+		echo "DATABASE_URL=$(PG_URL) $(PY) -m pytest"; \
+		DATABASE_URL=$(PG_URL) $(PY) -m pytest; \
+	elif [ "$${CI:-}" = true ]; then \
+		echo "PostgreSQL not reachable at $(PG_URL), and CI=true requires it." >&2; exit 1; \
+	else \
+		echo "PostgreSQL not reachable: skipped"; \
+	fi
+
+bench: venv
+	$(PY) bench/run.py
+
+lint: venv
+	$(RUFF) check . && $(RUFF) format --check .
+
+format: venv
+	$(RUFF) format .
+	$(RUFF) check --fix .
+
+messages: venv
+	@command -v msgfmt >/dev/null || { apt-get update -qq && apt-get install -y -qq gettext; }
+	mkdir -p locale
+	$(PY) manage.py makemessages -l de --ignore=.venv --ignore=staticfiles
+	$(PY) manage.py compilemessages --ignore=.venv
+
+clean:
+	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache .hypothesis out
+	find . -name __pycache__ -prune -exec rm -rf {} +

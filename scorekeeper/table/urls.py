@@ -1,0 +1,2 @@
+# Placeholder so the project URLconf resolves; replaced by the table app's real routes.
+urlpatterns = []

@@ -1,0 +1,51 @@
+"""The settings module refuses unsafe production values instead of starting."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SAFE_KEY = "k3y-" + "abcdefghijklmnopqrstuvwxyz0123456789" * 2
+
+
+def import_settings(**env: str) -> subprocess.CompletedProcess[str]:
+    clean = {
+        k: v for k, v in os.environ.items() if k not in ("DEBUG", "SECRET_KEY", "ALLOWED_HOSTS")
+    }
+    return subprocess.run(
+        [sys.executable, "-c", "import scorekeeper.settings"],
+        cwd=ROOT,
+        env=clean | env,
+        capture_output=True,
+        text=True,
+    )
+
+
+def test_production_without_secret_key_refuses_to_start():
+    result = import_settings(DEBUG="0")
+    assert result.returncode != 0
+    assert "SECRET_KEY" in result.stderr
+
+
+def test_production_with_the_development_key_refuses_to_start():
+    result = import_settings(DEBUG="false", SECRET_KEY="django-insecure-short")
+    assert result.returncode != 0
+    assert "SECRET_KEY is insecure" in result.stderr
+
+
+def test_misspelt_debug_value_fails_loudly():
+    result = import_settings(DEBUG="yes please")
+    assert result.returncode != 0
+    assert "DEBUG must be 0, 1, true or false" in result.stderr
+
+
+def test_production_refuses_wildcard_allowed_hosts():
+    result = import_settings(DEBUG="0", SECRET_KEY=SAFE_KEY, ALLOWED_HOSTS="*")
+    assert result.returncode != 0
+    assert "ALLOWED_HOSTS" in result.stderr
+
+
+def test_production_with_safe_values_starts():
+    result = import_settings(DEBUG="0", SECRET_KEY=SAFE_KEY, ALLOWED_HOSTS="scores.example.org")
+    assert result.returncode == 0, result.stderr
