@@ -1,0 +1,239 @@
+"""A game of hands to the target, its end bonuses and its money (RULES.md §3).
+
+The worked example of RULES.md §9, classic values:
+
+>>> game = Game(("A", "B"), preset("classic"), first_dealer="B")
+>>> for hand in (Hand.knock(5, 27, knocker="A"), Hand.gin(16, knocker="B"),
+...              Hand.knock(7, 7, knocker="A"), Hand.gin(31, knocker="A"), Hand.no_game(),
+...              Hand.knock(2, 30, knocker="A")):
+...     _ = game.record(hand)
+>>> tally = game.tally()
+>>> tally.winner, tally.players["A"].total, tally.players["B"].total, tally.net
+('A', 261, 86, 175)
+>>> tally.settle(Decimal("0.05"))[0]
+Payment(payer='B', payee='A', points=175, amount=Decimal('8.75'))
+>>> game.record(Hand.knock(1, 5, knocker="B"))
+Traceback (most recent call last):
+...
+scorekeeper.engine.game.GameClosedError: the game is over: A reached 101 of 100
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
+
+from .hand import Hand, HandError, HandScore, Outcome, score_hand
+from .rules import DealerRule, Ruleset, Shutout, preset  # noqa: F401 (preset: doctests)
+
+
+class GameClosedError(HandError):
+    """A hand entered after the game reached its target."""
+
+    def __init__(self, message: str):
+        super().__init__("game_closed", message)
+
+
+class PlayerError(HandError):
+    """A hand naming a player who is not seated in this game."""
+
+    def __init__(self, name: object, players: Sequence[str]):
+        super().__init__(
+            "unknown_player",
+            f"{name!r} is not a player of this game: choose {' or '.join(players)}",
+            field="knocker",
+            name=name,
+        )
+
+
+@dataclass(frozen=True)
+class Payment:
+    payer: str
+    payee: str
+    points: int
+    amount: Decimal
+
+
+@dataclass(frozen=True)
+class Line:
+    """One recorded hand as it stands on the score sheet."""
+
+    number: int
+    dealer: str
+    hand: Hand
+    score: HandScore
+    knocker: str | None
+    winner: str | None
+    points: dict[str, int]  # running totals after this hand
+    boxes: dict[str, int]
+
+
+@dataclass(frozen=True)
+class Final:
+    """A player's totals in one game (without end bonuses while it runs)."""
+
+    points: int
+    boxes: int
+    box_bonus: int = 0
+    game_bonus: int = 0
+    shutout_bonus: int = 0
+
+    @property
+    def total(self) -> int:
+        return self.points + self.box_bonus + self.game_bonus + self.shutout_bonus
+
+
+@dataclass(frozen=True)
+class Tally:
+    """One game's result: the totals of each side and what the loser pays."""
+
+    players: dict[str, Final]
+    closed: bool
+    winner: str | None
+    shutout: bool
+    net: int  # winner's final − loser's final; may be negative, 0 while running
+
+    def settle(self, stake: Decimal, money_unit: Decimal = Decimal("0.01")) -> list[Payment]:
+        """The lower final pays the difference; nothing while the game runs."""
+        if not self.closed or self.net == 0:
+            return []
+        (low, _), (high, _) = sorted(self.players.items(), key=lambda item: item[1].total)
+        points = abs(self.net)
+        return [Payment(low, high, points, money(points, stake, money_unit))]
+
+
+def money(points: int, stake: Decimal, unit: Decimal = Decimal("0.01")) -> Decimal:
+    """Points at a stake per point, rounded half-up to the money unit.
+
+    >>> money(175, Decimal("0.05")), money(3, Decimal("0.125"))
+    (Decimal('8.75'), Decimal('0.38'))
+    """
+    return (points * stake).quantize(unit, rounding=ROUND_HALF_UP)
+
+
+def final_tally(
+    points: dict[str, int], boxes: dict[str, int], winner: str | None, rules: Ruleset
+) -> Tally:
+    """End bonuses of one closed game (§3.2–3.4), or bare points while it runs."""
+    if winner is None:
+        return Tally({p: Final(points[p], boxes[p]) for p in points}, False, None, False, 0)
+    (loser,) = [p for p in points if p != winner]
+    shutout = points[loser] == 0 and rules.shutout != Shutout.NONE
+    finals = {}
+    for player in points:
+        won = player == winner
+        base = Final(
+            points[player],
+            boxes[player],
+            boxes[player] * rules.box_bonus,
+            rules.game_bonus if won else 0,
+        )
+        extra = _shutout_extra(base, rules) if won and shutout else 0
+        finals[player] = Final(base.points, base.boxes, base.box_bonus, base.game_bonus, extra)
+    return Tally(finals, True, winner, shutout, finals[winner].total - finals[loser].total)
+
+
+def _shutout_extra(final: Final, rules: Ruleset) -> int:
+    """What the shutout rule adds to the winner's final (RULES.md §10.6)."""
+    return {
+        Shutout.BONUS: rules.shutout_bonus,
+        Shutout.DOUBLE_TOTAL: final.total,
+        Shutout.DOUBLE_HANDS: final.points,
+    }.get(rules.shutout, 0)
+
+
+class Game:
+    """Two players, one column each, hands recorded in order until the target.
+
+    The game replays from what happened: totals, boxes and the dealer are
+    never entered, always derived.
+    """
+
+    def __init__(self, players: Sequence[str], rules: Ruleset, first_dealer: str | None = None):
+        if len(players) != 2 or players[0] == players[1]:
+            raise ValueError("a two-player game needs two different player names")
+        self.players = tuple(players)
+        self.rules = rules
+        first_dealer = self.players[0] if first_dealer is None else first_dealer
+        if first_dealer not in self.players:
+            raise PlayerError(first_dealer, self.players)
+        self.dealer = first_dealer
+        self.points = dict.fromkeys(self.players, 0)
+        self.boxes = dict.fromkeys(self.players, 0)
+        self.lines: list[Line] = []
+        self.winner: str | None = None
+
+    @classmethod
+    def replay(
+        cls, players: Sequence[str], rules: Ruleset, first_dealer: str | None, hands: Iterable[Hand]
+    ) -> Game:
+        game = cls(players, rules, first_dealer)
+        for hand in hands:
+            game.record(hand)
+        return game
+
+    def is_over(self) -> bool:
+        return self.winner is not None
+
+    def opponent(self, player: str) -> str:
+        return self.players[1] if player == self.players[0] else self.players[0]
+
+    def record(self, hand: Hand) -> Line:
+        """Score the next hand, or raise HandError and change nothing."""
+        if self.winner is not None:
+            raise GameClosedError(
+                f"the game is over: {self.winner} reached "
+                f"{self.points[self.winner]} of {self.rules.target}"
+            )
+        if hand.knocker is not None and hand.knocker not in self.players:
+            raise PlayerError(hand.knocker, self.players)
+        score = score_hand(hand, self.rules)
+        if score.outcome.is_scored and hand.knocker is None:
+            raise HandError("knocker_missing", "say who knocked", field="knocker")
+        winner = None
+        if score.knocker_wins is not None:
+            winner = hand.knocker if score.knocker_wins else self.opponent(hand.knocker)
+            self.points[winner] += score.points
+            self.boxes[winner] += score.boxes
+            if self.points[winner] >= self.rules.target:
+                self.winner = winner
+        line = Line(
+            len(self.lines) + 1,
+            self.dealer,
+            hand,
+            score,
+            hand.knocker,
+            winner,
+            dict(self.points),
+            dict(self.boxes),
+        )
+        self.lines.append(line)
+        self.dealer = self._next_dealer(winner)
+        return line
+
+    def _next_dealer(self, winner: str | None) -> str:
+        if winner is None:  # no game or void: the same dealer deals again
+            return self.dealer
+        rule = self.rules.dealer_rule
+        if rule == DealerRule.WINNER:
+            return winner
+        if rule == DealerRule.LOSER:
+            return self.opponent(winner)
+        return self.opponent(self.dealer)
+
+    def tally(self) -> Tally:
+        return final_tally(self.points, self.boxes, self.winner, self.rules)
+
+
+__all__ = [
+    "Game",
+    "GameClosedError",
+    "Line",
+    "Outcome",
+    "Payment",
+    "PlayerError",
+    "Tally",
+    "final_tally",
+    "money",
+]

@@ -1,0 +1,252 @@
+"""Game records (FORMAT.md): read one, replay it, and tally it as JSON data.
+
+>>> record = parse_record({"kind": "two_player", "players": ["Anna", "Ben"], "stake": "0.05",
+...     "hands": [{"knocker": "Anna", "gin": True, "defender_deadwood": 70},
+...               {"knocker": "Anna", "knocker_deadwood": 3, "defender_deadwood": 20}]})
+>>> data = tally(record)
+>>> data["games"][0]["shutout"], data["settlement"]
+(True, [{'from': 'Ben', 'to': 'Anna', 'points': 347, 'amount': '17.35'}])
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from .cards import Card, CardError
+from .game import Game, Payment, Tally
+from .hand import Hand, HandError, HandKind
+from .rules import RulesError, Ruleset
+
+FORMAT = "scorekeeper/1"
+KINDS = ("two_player", "hollywood", "chouette", "three_player", "partnership", "match")
+SUPPORTED_KINDS = ("two_player",)
+
+
+class RecordError(ValueError):
+    """A record that cannot be read or replayed; ``errors`` holds one line per problem."""
+
+    def __init__(self, errors: list[str]):
+        super().__init__("\n".join(errors))
+        self.errors = errors
+
+
+@dataclass(frozen=True)
+class Record:
+    kind: str
+    rules: Ruleset
+    players: tuple[str, ...]
+    first_dealer: str | None
+    stake: Decimal
+    hands: tuple[Hand, ...] = field(default=())
+
+
+def loads(text: str) -> Record:
+    """Parse the JSON text of a record."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise RecordError(
+            [f"broken JSON at line {error.lineno} column {error.colno}: {error.msg}"]
+        ) from None
+    return parse_record(data)
+
+
+def parse_record(data: Any) -> Record:
+    """Check the record's structure and each hand's fields (not yet the scoring)."""
+    if not isinstance(data, dict):
+        raise RecordError(["a record is a JSON object with kind, rules, players and hands"])
+    errors: list[str] = []
+    fmt = data.get("format", FORMAT)
+    if fmt != FORMAT:
+        errors.append(f"unknown format {fmt!r}: expected {FORMAT!r}")
+    kind = data.get("kind", "two_player")
+    if kind not in KINDS:
+        errors.append(f"unknown kind {kind!r}: choose one of {', '.join(KINDS)}")
+    elif kind not in SUPPORTED_KINDS:
+        errors.append(f"kind {kind!r} is not supported yet")
+    raw_rules = data.get("rules", {})
+    rules_stake = "0"
+    if isinstance(raw_rules, dict):  # a stake among the rules counts when the record has none
+        rules_stake = raw_rules.get("stake", rules_stake)
+        raw_rules = {k: v for k, v in raw_rules.items() if k != "stake"}
+    try:
+        rules = Ruleset.from_dict(raw_rules)
+    except RulesError as error:
+        errors.append(f"rules: {error}")
+        rules = Ruleset()
+    players = data.get("players")
+    if (
+        not isinstance(players, list)
+        or len(players) != 2
+        or not all(isinstance(p, str) and p.strip() for p in players)
+        or len(set(players)) != 2
+    ):
+        errors.append("players: a two-player record names two different players")
+        players = ["?", "??"]
+    first_dealer = data.get("first_dealer")
+    if first_dealer is not None and first_dealer not in players:
+        errors.append(f"first_dealer: {first_dealer!r} is not one of the players")
+    stake = _stake(data.get("stake", rules_stake), errors)
+    raw_hands = data.get("hands", [])
+    if not isinstance(raw_hands, list):
+        errors.append("hands: a list of hands is expected")
+        raw_hands = []
+    hands = []
+    for number, raw in enumerate(raw_hands, start=1):
+        try:
+            hands.append(parse_hand(raw))
+        except (HandError, CardError) as error:
+            errors.append(f"hand {number}: {error}")
+    if errors:
+        raise RecordError(errors)
+    return Record(kind, rules, tuple(players), first_dealer, stake, tuple(hands))
+
+
+def parse_hand(raw: Any) -> Hand:
+    """One hand object of a record: a knock, gin, big gin or no game."""
+    if not isinstance(raw, dict):
+        raise HandError("hand_not_object", "a hand is a JSON object")
+    if raw.get("no_game"):
+        return Hand.no_game()
+    if "knocker_cards" in raw or "defender_cards" in raw:
+        raise HandError(
+            "cards_unsupported",
+            "hands given as cards need the hand evaluator, "
+            "which is not available yet: give the deadwoods",
+        )
+    if "knocker" not in raw:
+        raise HandError(
+            "knocker_missing", "say who knocked (knocker), or mark a no_game", field="knocker"
+        )
+    kind = (
+        HandKind.BIG_GIN
+        if raw.get("big_gin")
+        else HandKind.GIN
+        if raw.get("gin")
+        else HandKind.KNOCK
+    )
+    upcard = raw.get("upcard")
+    return Hand(
+        kind,
+        raw["knocker"],
+        raw.get("knocker_deadwood"),
+        raw.get("defender_deadwood"),
+        None if upcard is None else Card.parse(upcard),
+    )
+
+
+def _stake(value: Any, errors: list[str]) -> Decimal:
+    try:
+        stake = Decimal(str(value))
+    except InvalidOperation:
+        stake = Decimal(-1)
+    if not stake.is_finite() or stake < 0 or isinstance(value, bool):
+        errors.append(f'stake: {value!r} is not a money amount per point like "0.05"')
+        return Decimal(0)
+    return stake
+
+
+def replay(record: Record) -> Game:
+    """Play the record's hands in order; every refused hand is one error line."""
+    game = Game(record.players, record.rules, record.first_dealer)
+    errors = []
+    for number, hand in enumerate(record.hands, start=1):
+        try:
+            game.record(hand)
+        except HandError as error:
+            errors.append(f"hand {number}: {error}")
+    if errors:
+        raise RecordError(errors)
+    return game
+
+
+def tally(record: Record) -> dict[str, Any]:
+    """The tally of FORMAT.md for a record."""
+    game = replay(record)
+    result = game.tally()
+    payments = result.settle(record.stake, record.rules.money_unit)
+    return {
+        "games": [game_json(1, result)],
+        "settlement": [payment_json(p) for p in payments],
+        "balances": balances_json(record.players, payments),
+        "next_dealer": game.dealer,
+    }
+
+
+def game_json(number: int, result: Tally) -> dict[str, Any]:
+    return {
+        "number": number,
+        "closed": result.closed,
+        "winner": result.winner,
+        "shutout": result.shutout,
+        "players": {
+            name: {
+                "points": f.points,
+                "boxes": f.boxes,
+                "box_bonus": f.box_bonus,
+                "game_bonus": f.game_bonus,
+                "shutout_bonus": f.shutout_bonus,
+                "total": f.total,
+            }
+            for name, f in result.players.items()
+        },
+        "net": result.net,
+    }
+
+
+def payment_json(payment: Payment) -> dict[str, Any]:
+    return {
+        "from": payment.payer,
+        "to": payment.payee,
+        "points": payment.points,
+        "amount": str(payment.amount),
+    }
+
+
+def balances(players: tuple[str, ...], payments: list[Payment]) -> dict[str, tuple[int, Decimal]]:
+    """Each player's net points and money over the payments; they sum to zero."""
+    result = {name: (0, Decimal("0.00")) for name in players}
+    for p in payments:
+        points, amount = result[p.payer]
+        result[p.payer] = (points - p.points, amount - p.amount)
+        points, amount = result[p.payee]
+        result[p.payee] = (points + p.points, amount + p.amount)
+    return result
+
+
+def balances_json(players: tuple[str, ...], payments: list[Payment]) -> dict[str, Any]:
+    return {
+        name: {"points": points, "amount": str(amount)}
+        for name, (points, amount) in balances(players, payments).items()
+    }
+
+
+def hand_json(hand: Hand) -> dict[str, Any]:
+    """A hand as a record writes it (the inverse of parse_hand)."""
+    if hand.kind == HandKind.NO_GAME:
+        return {"no_game": True}
+    data: dict[str, Any] = {"knocker": hand.knocker}
+    if hand.kind == HandKind.KNOCK:
+        data["knocker_deadwood"] = hand.knocker_deadwood
+    else:
+        data[hand.kind.value] = True
+    data["defender_deadwood"] = hand.defender_deadwood
+    if hand.upcard is not None:
+        data["upcard"] = hand.upcard.code
+    return data
+
+
+def record_json(record: Record) -> dict[str, Any]:
+    changes = record.rules.changes_from_preset()
+    return {
+        "format": FORMAT,
+        "kind": record.kind,
+        "rules": {"preset": record.rules.preset, **changes},
+        "players": list(record.players),
+        "first_dealer": record.first_dealer,
+        "stake": str(record.stake),
+        "hands": [hand_json(h) for h in record.hands],
+    }

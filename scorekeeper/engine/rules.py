@@ -1,0 +1,207 @@
+"""The ruleset: every amount and choice of RULES.md §8, and the named presets.
+
+A ruleset is fixed when a game starts and is stored with it, so a preset can
+change later without touching a game already played.
+
+>>> classic = preset("classic")
+>>> classic.gin_bonus, classic.undercut_bonus, classic.box_bonus, classic.target
+(20, 10, 20, 100)
+>>> preset("modern").shutout
+<Shutout.DOUBLE_TOTAL: 'double_total'>
+>>> preset("oklahoma").is_oklahoma
+True
+>>> preset("classic", gin_bonus=25).changes_from_preset()
+{'gin_bonus': 25}
+>>> preset("classic", gin_bonus="lots")
+Traceback (most recent call last):
+...
+scorekeeper.engine.rules.RulesError: gin_bonus must be a whole number, not 'lots'
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+UPCARD = "upcard"  # knock_limit value: the upcard sets the limit (Oklahoma)
+
+
+class RulesError(ValueError):
+    """An unknown preset or parameter, or a value a parameter cannot take."""
+
+
+class Shutout(enum.StrEnum):
+    BONUS = "bonus"
+    DOUBLE_TOTAL = "double_total"
+    DOUBLE_HANDS = "double_hands"
+    NONE = "none"
+
+
+class DealerRule(enum.StrEnum):
+    LOSER = "loser"
+    WINNER = "winner"
+    ALTERNATE = "alternate"
+
+
+class SpadeDouble(enum.StrEnum):
+    OFF = "off"
+    POINTS = "points"
+    POINTS_AND_BOXES = "points_and_boxes"
+
+
+class OklahomaAce(enum.StrEnum):
+    GIN_ONLY = "gin_only"
+    ONE = "one"
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    preset: str = "classic"
+    knock_limit: int | str = 10  # or UPCARD
+    undercut_bonus: int = 10
+    tie_is_undercut: bool = True
+    gin_bonus: int = 20
+    big_gin_bonus: int | None = None  # None: big gin is not played
+    box_bonus: int = 20
+    game_bonus: int = 100
+    target: int = 100
+    shutout: Shutout = Shutout.BONUS
+    shutout_bonus: int = 100
+    dealer_rule: DealerRule = DealerRule.LOSER
+    spade_double: SpadeDouble = SpadeDouble.OFF
+    oklahoma_ace: OklahomaAce = OklahomaAce.GIN_ONLY
+    extra_boxes_gin: int = 0
+    extra_boxes_undercut: int = 0
+    round_the_corner: bool = False
+    hollywood_game3_double: bool = False
+    best_of: int = 5
+    money_unit: Decimal = Decimal("0.01")
+
+    def __post_init__(self) -> None:
+        for field in dataclasses.fields(self):
+            if field.name != "preset":
+                object.__setattr__(self, field.name, _clean(field.name, getattr(self, field.name)))
+        if self.preset not in PRESETS_VALUES:
+            raise RulesError(
+                f"unknown preset {self.preset!r}: choose one of {', '.join(PRESETS_VALUES)}"
+            )
+
+    @property
+    def is_oklahoma(self) -> bool:
+        return self.knock_limit == UPCARD
+
+    def replace(self, **changes: Any) -> Ruleset:
+        unknown = sorted(set(changes) - set(PARAMETERS) - {"preset"})
+        if unknown:
+            raise RulesError(f"unknown rule parameter {unknown[0]!r}")
+        return dataclasses.replace(self, **changes)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready values, keyed by the parameter names of RULES.md §8."""
+        return {name: _plain(getattr(self, name)) for name in ("preset", *PARAMETERS)}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Ruleset:
+        """A preset name (classic when absent) plus any parameter overrides."""
+        if not isinstance(data, dict):
+            raise RulesError("rules must be an object with a preset and parameter overrides")
+        overrides = dict(data)
+        return preset(overrides.pop("preset", "classic"), **overrides)
+
+    def changes_from_preset(self) -> dict[str, Any]:
+        """The parameters whose values differ from the ruleset's preset."""
+        base = preset(self.preset).to_dict()
+        return {k: v for k, v in self.to_dict().items() if base[k] != v}
+
+
+PARAMETERS: tuple[str, ...] = tuple(
+    f.name for f in dataclasses.fields(Ruleset) if f.name != "preset"
+)
+
+_CHOICES: dict[str, type[enum.StrEnum]] = {
+    "shutout": Shutout,
+    "dealer_rule": DealerRule,
+    "spade_double": SpadeDouble,
+    "oklahoma_ace": OklahomaAce,
+}
+_BOOLEANS = {"tie_is_undercut", "round_the_corner", "hollywood_game3_double"}
+_OPTIONAL = {"big_gin_bonus"}  # None or "off" turns the rule off
+
+
+def _clean(name: str, value: Any) -> Any:
+    """Check one parameter value and bring it to its engine type."""
+    if name in _CHOICES:
+        try:
+            return _CHOICES[name](value)
+        except ValueError:
+            options = ", ".join(c.value for c in _CHOICES[name])
+            raise RulesError(f"{name} must be one of {options}, not {value!r}") from None
+    if name in _BOOLEANS:
+        if not isinstance(value, bool):
+            raise RulesError(f"{name} must be true or false, not {value!r}")
+        return value
+    if name == "money_unit":
+        try:
+            unit = Decimal(str(value))
+        except InvalidOperation:
+            unit = Decimal(0)
+        if not unit.is_finite() or unit <= 0:
+            raise RulesError(f"money_unit must be a positive decimal like 0.01, not {value!r}")
+        return unit
+    if name == "knock_limit" and value == UPCARD:
+        return value
+    if name in _OPTIONAL and value in (None, "off", False):
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RulesError(f"{name} must be a whole number, not {value!r}")
+    low = 1 if name in ("target", "best_of") else 0
+    if value < low:
+        raise RulesError(f"{name} must be at least {low}, not {value}")
+    if name == "knock_limit" and value > 10:
+        raise RulesError(f"knock_limit must be between 0 and 10, not {value}")
+    if name == "best_of" and value % 2 == 0:
+        raise RulesError(f"best_of must be odd so that a match has a winner, not {value}")
+    return value
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, enum.Enum):
+        return value.value
+    if isinstance(value, Decimal):
+        return str(value)
+    return value
+
+
+_MODERN = dict(
+    undercut_bonus=25,
+    gin_bonus=25,
+    big_gin_bonus=31,
+    box_bonus=25,
+    shutout=Shutout.DOUBLE_TOTAL,
+    dealer_rule=DealerRule.WINNER,
+)
+PRESETS_VALUES: dict[str, dict[str, Any]] = {
+    "classic": {},
+    "modern": _MODERN,
+    "oklahoma": _MODERN | dict(knock_limit=UPCARD, target=150, spade_double=SpadeDouble.POINTS),
+    "straight": dict(knock_limit=0),
+    "hollywood": {},
+    "partnership": dict(target=125),
+    "round_the_corner": dict(
+        undercut_bonus=20, gin_bonus=20, box_bonus=20, target=125, round_the_corner=True
+    ),
+}
+PRESETS: tuple[str, ...] = tuple(PRESETS_VALUES)
+
+
+def preset(name: str = "classic", **overrides: Any) -> Ruleset:
+    """The ruleset of a named preset, with any parameter overridden."""
+    if name not in PRESETS_VALUES:
+        raise RulesError(f"unknown preset {name!r}: choose one of {', '.join(PRESETS)}")
+    unknown = sorted(set(overrides) - set(PARAMETERS))
+    if unknown:
+        raise RulesError(f"unknown rule parameter {unknown[0]!r}")
+    return Ruleset(preset=name, **(PRESETS_VALUES[name] | overrides))
