@@ -1,2 +1,17 @@
-# Placeholder so the project URLconf resolves; replaced by the table app's real routes.
-urlpatterns = []
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("signup/", views.signup, name="signup"),
+    path("parties/new/", views.partie_new, name="partie_new"),
+    path("parties/new/rules/", views.partie_rules, name="partie_rules"),
+    path("parties/import/", views.partie_import, name="partie_import"),
+    path("parties/<int:pk>/", views.partie_detail, name="partie_detail"),
+    path("parties/<int:pk>/hands/", views.hand_create, name="hand_create"),
+    path("parties/<int:pk>/hands/<int:number>/edit/", views.hand_edit, name="hand_edit"),
+    path("parties/<int:pk>/hands/<int:number>/delete/", views.hand_delete, name="hand_delete"),
+    path("parties/<int:pk>/export/", views.partie_export, name="partie_export"),
+    path("shared/<str:token>/", views.shared_partie, name="shared_partie"),
+]

@@ -1,0 +1,310 @@
+"""Forms clean into engine values; the engine decides what a hand scores."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from scorekeeper import engine
+from scorekeeper.engine.record import RecordError, loads
+
+from .models import Hand
+
+PRESET_LABELS = {
+    "classic": _("Classic (German rules: undercut 10, gin 20, box 20)"),
+    "modern": _("Modern (undercut 25, gin 25, big gin 31, box 25)"),
+    "oklahoma": _("Oklahoma (the upcard sets the knock limit, spades double)"),
+    "straight": _("Straight gin (gin only, no knocking)"),
+    "round_the_corner": _("Round the corner (K-A-2 runs, ace 15 in deadwood)"),
+}
+
+# Each rule with its label and a one-line explanation for the start form.
+RULE_HELP: dict[str, tuple[Any, Any]] = {
+    "knock_limit": (
+        _("Knock limit"),
+        _("Most deadwood a knock may have; 'upcard': the first upcard sets it."),
+    ),
+    "undercut_bonus": (
+        _("Undercut bonus"),
+        _("Extra points for the defender who undercuts the knocker."),
+    ),
+    "tie_is_undercut": (_("Tie is undercut"), _("Equal deadwood counts as an undercut.")),
+    "gin_bonus": (_("Gin bonus"), _("Extra points for going gin.")),
+    "big_gin_bonus": (
+        _("Big gin bonus"),
+        _("Extra points when all eleven cards meld; empty: not played."),
+    ),
+    "box_bonus": (_("Box bonus"), _("Paid at the end for every hand a player won.")),
+    "game_bonus": (_("Game bonus"), _("For the player who reaches the target.")),
+    "target": (_("Target"), _("Points that end the partie.")),
+    "shutout": (_("Shutout"), _("When the loser scored nothing: a bonus, or doubling.")),
+    "shutout_bonus": (
+        _("Shutout bonus"),
+        _("Extra points for a shutout, when the shutout rule is a bonus."),
+    ),
+    "dealer_rule": (
+        _("Next dealer"),
+        _("Who deals after a hand; after a no game the same dealer."),
+    ),
+    "spade_double": (_("Spade doubling"), _("Oklahoma: a spade upcard doubles the hand.")),
+    "oklahoma_ace": (
+        _("Ace upcard"),
+        _("Oklahoma: an ace upcard allows gin only, or a knock with 1."),
+    ),
+    "extra_boxes_gin": (_("Extra boxes for gin"), _("Boxes on top of the one for winning a hand.")),
+    "extra_boxes_undercut": (
+        _("Extra boxes for undercut"),
+        _("Boxes on top of the one for winning."),
+    ),
+    "round_the_corner": (
+        _("Round the corner"),
+        _("K-A-2 and Q-K-A runs; an ace in deadwood counts 15."),
+    ),
+    "hollywood_game3_double": (_("Hollywood: game 3 double"), _("Game 3 counts double for money.")),
+    "best_of": (_("Best of"), _("Games in a match.")),
+    "money_unit": (_("Money unit"), _("Money is rounded to this, half up.")),
+}
+
+CHOICE_LABELS = {
+    "shutout": {
+        "bonus": _("bonus"),
+        "double_total": _("double the total"),
+        "double_hands": _("double the hand points"),
+        "none": _("none"),
+    },
+    "dealer_rule": {
+        "loser": _("the loser"),
+        "winner": _("the winner"),
+        "alternate": _("alternate"),
+    },
+    "spade_double": {
+        "off": _("off"),
+        "points": _("points"),
+        "points_and_boxes": _("points and boxes"),
+    },
+    "oklahoma_ace": {"gin_only": _("gin only"), "one": _("knock with 1")},
+}
+CHOICE_ENUMS = {
+    "shutout": engine.Shutout,
+    "dealer_rule": engine.DealerRule,
+    "spade_double": engine.SpadeDouble,
+    "oklahoma_ace": engine.OklahomaAce,
+}
+
+
+def rule_field(name: str) -> forms.Field:
+    """The form field for one rule parameter, labelled and explained."""
+    label, help_text = RULE_HELP[name]
+    options = {"label": label, "help_text": help_text}
+    if name == "knock_limit":
+        choices = [(str(n), str(n)) for n in range(11)] + [(engine.UPCARD, _("upcard"))]
+        return forms.ChoiceField(choices=choices, **options)
+    if name in CHOICE_ENUMS:
+        return forms.ChoiceField(choices=list(CHOICE_LABELS[name].items()), **options)
+    if name in ("tie_is_undercut", "round_the_corner", "hollywood_game3_double"):
+        return forms.BooleanField(required=False, **options)
+    if name == "money_unit":
+        return forms.DecimalField(min_value=Decimal("0.0001"), decimal_places=4, **options)
+    if name == "big_gin_bonus":
+        return forms.IntegerField(min_value=0, required=False, **options)
+    return forms.IntegerField(min_value=1 if name in ("target", "best_of") else 0, **options)
+
+
+def rule_initial(ruleset: engine.Ruleset) -> dict[str, Any]:
+    values = ruleset.to_dict()
+    values["knock_limit"] = str(values["knock_limit"])
+    return values
+
+
+class PartieStartForm(forms.Form):
+    """Two names, a preset, any rule overridden, a stake and who deals first."""
+
+    player_1 = forms.CharField(label=_("First player"), max_length=60)
+    player_2 = forms.CharField(label=_("Second player"), max_length=60)
+    first_dealer = forms.ChoiceField(
+        label=_("First dealer"),
+        choices=[("1", _("First player")), ("2", _("Second player"))],
+        initial="1",
+        widget=forms.RadioSelect,
+    )
+    stake = forms.DecimalField(
+        label=_("Stake per point"),
+        min_value=0,
+        max_digits=10,
+        decimal_places=4,
+        initial=Decimal("0"),
+        help_text=_("Money per point, e.g. 0.05; 0 to play for honour."),
+    )
+    preset = forms.ChoiceField(
+        label=_("Rules"), choices=list(PRESET_LABELS.items()), initial="classic"
+    )
+    # The preset whose values fill the rule fields; differs from `preset` only when
+    # the preset was changed without JavaScript, which then reloads the values.
+    shown_preset = forms.CharField(widget=forms.HiddenInput, required=False)
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        for name in engine.PARAMETERS:
+            self.fields[name] = rule_field(name)
+        if not self.is_bound and "shown_preset" not in self.initial:
+            self.initial.update(rule_initial(engine.preset("classic")), shown_preset="classic")
+
+    @property
+    def rule_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in engine.PARAMETERS]
+
+    def clean_player_1(self) -> str:
+        return self.cleaned_data["player_1"].strip()
+
+    def clean_player_2(self) -> str:
+        return self.cleaned_data["player_2"].strip()
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        one, two = data.get("player_1"), data.get("player_2")
+        if one and two and one.casefold() == two.casefold():
+            self.add_error("player_2", _("The two players need different names."))
+        preset = data.get("preset")
+        if preset and data.get("shown_preset") != preset:
+            raise forms.ValidationError(_("The preset changed."), code="preset_changed")
+        if preset and not any(name in self.errors for name in engine.PARAMETERS):
+            try:
+                data["ruleset"] = engine.preset(preset, **self._overrides(data))
+            except engine.RulesError as error:
+                raise forms.ValidationError(str(error)) from error
+        return data
+
+    def _overrides(self, data: dict[str, Any]) -> dict[str, Any]:
+        values = {name: data[name] for name in engine.PARAMETERS}
+        if values["knock_limit"] != engine.UPCARD:
+            values["knock_limit"] = int(values["knock_limit"])
+        return values
+
+    @property
+    def first_dealer_name(self) -> str:
+        return self.cleaned_data["player_" + self.cleaned_data["first_dealer"]]
+
+
+class HandForm(forms.Form):
+    """One hand: who knocked, how it ended, the deadwoods, and the upcard under Oklahoma."""
+
+    kind = forms.ChoiceField(
+        label=_("Result"),
+        choices=Hand.Kind.choices,
+        initial=Hand.Kind.KNOCK,
+        widget=forms.RadioSelect,
+    )
+    knocker = forms.ChoiceField(label=_("Knocker"), required=False, widget=forms.RadioSelect)
+    knocker_deadwood = forms.IntegerField(
+        label=_("Knocker's deadwood"),
+        required=False,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 0, "max": 10}),
+    )
+    defender_deadwood = forms.IntegerField(
+        label=_("Defender's deadwood"),
+        required=False,
+        help_text=_("After lay-offs."),
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 0}),
+    )
+    upcard = forms.CharField(
+        label=_("Upcard"),
+        required=False,
+        max_length=3,
+        help_text=_("Like 7S, TD or AH."),
+        widget=forms.TextInput(attrs={"autocapitalize": "characters", "size": 3}),
+    )
+
+    def __init__(self, *args: Any, players: list[str], rules: engine.Ruleset, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.fields["knocker"].choices = [(name, name) for name in players]
+        self.rules = rules
+        if not rules.is_oklahoma:
+            del self.fields["upcard"]
+        if rules.big_gin_bonus is None:
+            self.fields["kind"].choices = [
+                c for c in Hand.Kind.choices if c[0] != Hand.Kind.BIG_GIN
+            ]
+
+    def clean_upcard(self) -> engine.Card | None:
+        text = self.cleaned_data["upcard"].strip()
+        if not text:
+            return None
+        try:
+            return engine.Card.parse(text)
+        except engine.CardError:
+            raise forms.ValidationError(
+                _("%(text)s is not a card: give a rank of A23456789TJQK and a suit of SHDC: 7S."),
+                params={"text": text},
+            ) from None
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        kind = engine.HandKind(data.get("kind") or "knock")
+        if kind == engine.HandKind.NO_GAME:
+            data["hand"] = engine.Hand.no_game()
+            return data
+        if not data.get("knocker") and "knocker" not in self.errors:
+            self.add_error("knocker", _("Say who knocked."))
+        for field in ("knocker_deadwood", "defender_deadwood"):
+            if field == "knocker_deadwood" and kind != engine.HandKind.KNOCK:
+                continue
+            if data.get(field) is None and field not in self.errors:
+                self.add_error(field, _("Enter the deadwood."))
+        if self.rules.is_oklahoma and data.get("upcard") is None and "upcard" not in self.errors:
+            self.add_error("upcard", _("Oklahoma rules need the upcard."))
+        if not self.errors:
+            dk = data.get("knocker_deadwood") if kind == engine.HandKind.KNOCK else 0
+            data["hand"] = engine.Hand(
+                kind, data["knocker"], dk, data["defender_deadwood"], data.get("upcard")
+            )
+        return data
+
+    def add_engine_error(self, error: engine.HandError, message: str) -> None:
+        """Show an engine refusal beside the field it concerns."""
+        field = error.field if error.field in self.fields else None
+        if (
+            field == "knocker_deadwood"
+            and engine.HandKind(self.cleaned_data.get("kind")) != "knock"
+        ):
+            field = "kind"
+        self.add_error(field, message)
+
+    @classmethod
+    def initial_for(cls, hand: Hand) -> dict[str, Any]:
+        return {
+            "kind": hand.kind,
+            "knocker": hand.knocker.name if hand.knocker_id else "",
+            "knocker_deadwood": hand.knocker_deadwood,
+            "defender_deadwood": hand.defender_deadwood,
+            "upcard": hand.upcard,
+        }
+
+
+class ImportForm(forms.Form):
+    """A game record (FORMAT.md), pasted or uploaded."""
+
+    text = forms.CharField(
+        label=_("Game record (JSON)"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 8, "spellcheck": "false"}),
+    )
+    file = forms.FileField(label=_("or a file"), required=False)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        text = data.get("text") or ""
+        if data.get("file"):
+            try:
+                text = data["file"].read().decode("utf-8")
+            except UnicodeDecodeError:
+                raise forms.ValidationError(_("The file is not UTF-8 text.")) from None
+        if not text.strip():
+            raise forms.ValidationError(_("Paste a game record or choose a file."))
+        try:
+            data["record"] = loads(text)
+        except RecordError as error:
+            raise forms.ValidationError(error.errors) from None
+        return data

@@ -1,0 +1,223 @@
+"""What happened at the table: players, parties and their hands as entered.
+
+Totals are never stored as the source of truth: the engine derives them from
+the hands. ``Partie.summary`` is a cache for lists, rewritten in the same
+transaction as every change to the hands.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+from scorekeeper import engine
+
+
+def new_share_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+class Player(models.Model):
+    """A person at the table, in the address book of the user who entered them."""
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="players",
+        verbose_name=_("owner"),
+    )
+    name = models.CharField(_("name"), max_length=60)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+        ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(fields=["owner", "name"], name="player_name_per_owner")
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Partie(models.Model):
+    """One game of hands played to the target, under the rules fixed at its start."""
+
+    class Kind(models.TextChoices):
+        TWO_PLAYER = "two_player", _("Two players")
+
+    class State(models.TextChoices):
+        RUNNING = "running", _("running")
+        CLOSED = "closed", _("over")
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="parties",
+        verbose_name=_("owner"),
+    )
+    kind = models.CharField(_("kind"), max_length=20, choices=Kind.choices, default=Kind.TWO_PLAYER)
+    rules = models.JSONField(
+        _("rules"), help_text=_("Every rule parameter, fixed when the partie starts.")
+    )
+    stake = models.DecimalField(_("stake per point"), max_digits=10, decimal_places=4, default=0)
+    first_dealer = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("first dealer")
+    )
+    state = models.CharField(
+        _("state"), max_length=10, choices=State.choices, default=State.RUNNING
+    )
+    summary = models.JSONField(
+        _("summary"),
+        default=dict,
+        editable=False,
+        help_text=_("Cached totals for lists; derived from the hands."),
+    )
+    share_token = models.CharField(
+        _("share token"), max_length=64, unique=True, default=new_share_token
+    )
+    started_at = models.DateTimeField(_("started"), auto_now_add=True)
+    closed_at = models.DateTimeField(_("closed"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("partie")
+        verbose_name_plural = _("parties")
+        ordering = ["-started_at", "-id"]
+
+    def __str__(self) -> str:
+        names = self.summary.get("players") or []
+        return " – ".join(names) or f"#{self.pk}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("partie_detail", args=[self.pk])
+
+    @property
+    def ruleset(self) -> engine.Ruleset:
+        return engine.Ruleset.from_dict(self.rules)
+
+    @property
+    def is_running(self) -> bool:
+        return self.state == self.State.RUNNING
+
+
+class Seat(models.Model):
+    """Where a player sits in a partie; position 0 is the left column."""
+
+    partie = models.ForeignKey(Partie, on_delete=models.CASCADE, related_name="seats")
+    player = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="seats", verbose_name=_("player")
+    )
+    position = models.PositiveSmallIntegerField(_("position"))
+
+    class Meta:
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
+        ordering = ["position"]
+        constraints = [
+            models.UniqueConstraint(fields=["partie", "position"], name="seat_position_per_partie"),
+            models.UniqueConstraint(fields=["partie", "player"], name="seat_player_per_partie"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.partie_id}: {self.position} {self.player}"
+
+
+class Hand(models.Model):
+    """One hand exactly as the players reported it, in playing order."""
+
+    class Kind(models.TextChoices):  # the values of engine.HandKind
+        KNOCK = "knock", _("Knock")
+        GIN = "gin", _("Gin")
+        BIG_GIN = "big_gin", _("Big gin")
+        NO_GAME = "no_game", _("No game")
+
+    partie = models.ForeignKey(Partie, on_delete=models.CASCADE, related_name="hands")
+    number = models.PositiveIntegerField(_("number"))
+    kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
+    knocker = models.ForeignKey(
+        Player,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("knocker"),
+    )
+    knocker_deadwood = models.PositiveSmallIntegerField(
+        _("knocker's deadwood"), null=True, blank=True
+    )
+    defender_deadwood = models.PositiveSmallIntegerField(
+        _("defender's deadwood"), null=True, blank=True
+    )
+    upcard = models.CharField(_("upcard"), max_length=2, blank=True)
+    entered_at = models.DateTimeField(_("entered"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("hand")
+        verbose_name_plural = _("hands")
+        ordering = ["partie", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["partie", "number"], name="hand_number_per_partie")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.partie_id} #{self.number}"
+
+
+class HandChange(models.Model):
+    """The audit trail: who changed which hand when, and what it was before and after."""
+
+    class Action(models.TextChoices):
+        RECORDED = "recorded", _("recorded")
+        EDITED = "edited", _("edited")
+        DELETED = "deleted", _("deleted")
+        IMPORTED = "imported", _("imported")
+
+    partie = models.ForeignKey(Partie, on_delete=models.CASCADE, related_name="changes")
+    hand_number = models.PositiveIntegerField(_("hand"))
+    action = models.CharField(_("action"), max_length=10, choices=Action.choices)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
+        verbose_name=_("by"),
+    )
+    at = models.DateTimeField(_("at"), auto_now_add=True)
+    before = models.JSONField(_("before"), null=True, blank=True)
+    after = models.JSONField(_("after"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("hand change")
+        verbose_name_plural = _("hand changes")
+        ordering = ["-at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.partie_id} #{self.hand_number} {self.action}"
+
+
+def hand_from_engine(hand: engine.Hand, players: dict[str, Player]) -> dict:
+    """Model field values for an engine hand; ``players`` maps names to seated players."""
+    return {
+        "kind": hand.kind.value,
+        "knocker": players[hand.knocker] if hand.knocker else None,
+        "knocker_deadwood": hand.knocker_deadwood if hand.kind == engine.HandKind.KNOCK else None,
+        "defender_deadwood": hand.defender_deadwood
+        if hand.kind != engine.HandKind.NO_GAME
+        else None,
+        "upcard": hand.upcard.code if hand.upcard else "",
+    }
+
+
+def hand_to_engine(hand: Hand) -> engine.Hand:
+    return engine.Hand(
+        kind=engine.HandKind(hand.kind),
+        knocker=hand.knocker.name if hand.knocker_id else None,
+        knocker_deadwood=hand.knocker_deadwood,
+        defender_deadwood=hand.defender_deadwood,
+        upcard=engine.Card.parse(hand.upcard) if hand.upcard else None,
+    )

@@ -1,0 +1,53 @@
+"""Template helpers for score sheets: a hand in words, a card with its suit."""
+
+from django import template
+from django.utils.translation import gettext as _
+
+from scorekeeper import engine
+
+register = template.Library()
+
+
+@register.filter
+def hand_text(data: dict | None) -> str:
+    """A hand as recorded (FORMAT.md form) in a few words: 'Anna knocks 5 – 27'."""
+    if not data:
+        return "–"
+    if data.get("no_game"):
+        return _("no game")
+    params = {
+        "knocker": data.get("knocker"),
+        "dk": data.get("knocker_deadwood"),
+        "dd": data.get("defender_deadwood"),
+    }
+    if data.get("big_gin"):
+        text = _("%(knocker)s big gin – %(dd)s") % params
+    elif data.get("gin"):
+        text = _("%(knocker)s gin – %(dd)s") % params
+    else:
+        text = _("%(knocker)s knocks %(dk)s – %(dd)s") % params
+    if data.get("upcard"):
+        text += " (" + card(data["upcard"]) + ")"
+    return text
+
+
+@register.filter
+def card(code: str) -> str:
+    """'7S' as '7♠'; an unreadable code as it is."""
+    try:
+        return str(engine.Card.parse(code))
+    except engine.CardError:
+        return code
+
+
+@register.filter
+def outcome_label(outcome: engine.Outcome) -> str:
+    labels = {
+        "knock": _("Knock"),
+        "undercut": _("Undercut"),
+        "gin": _("Gin"),
+        "big_gin": _("Big gin"),
+        "no_game": _("No game"),
+        "void": _("Void"),
+    }
+    return labels[str(outcome)]

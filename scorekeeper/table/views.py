@@ -1,0 +1,225 @@
+"""Thin views: fetch through an access helper, clean a form, call a service, render.
+
+One template per page; an HTMX request gets only the named partial of the same
+template, so the page and its swap never drift apart.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import UserCreationForm
+from django.core.exceptions import NON_FIELD_ERRORS
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+from scorekeeper import engine
+from scorekeeper.engine.record import RecordError, record_json
+
+from . import selectors, services
+from .forms import HandForm, ImportForm, PartieStartForm, rule_initial
+from .messages import explain
+from .models import Partie
+
+
+def _owned_partie(request: HttpRequest, pk: int) -> Partie:
+    """The user's own partie; anyone else's is a 404, never a 403 that confirms it exists."""
+    queryset = selectors.partie_with_players(Partie.objects.filter(owner=request.user))
+    return get_object_or_404(queryset, pk=pk)
+
+
+def _hand_form(sheet: selectors.Sheet, data=None) -> HandForm:
+    return HandForm(data, players=sheet.players, rules=sheet.rules)
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    parties = selectors.parties_of(request.user) if request.user.is_authenticated else []
+    return render(request, "table/home.html", {"parties": parties})
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request: HttpRequest) -> HttpResponse:
+    form = UserCreationForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        login(request, form.save())
+        return redirect("home")
+    return render(request, "registration/signup.html", {"form": form})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def partie_new(request: HttpRequest) -> HttpResponse:
+    form = PartieStartForm(request.POST or None)
+    notice = None
+    if request.method == "POST":
+        if form.is_valid():
+            data = form.cleaned_data
+            partie = services.partie_start(
+                owner=request.user,
+                names=[data["player_1"], data["player_2"]],
+                rules=data["ruleset"],
+                stake=data["stake"],
+                first_dealer=form.first_dealer_name,
+            )
+            return redirect(partie)
+        if form.has_error(NON_FIELD_ERRORS, "preset_changed"):
+            # Without JavaScript a new preset arrives with the old values: show its own.
+            preset = form.cleaned_data["preset"]
+            form = PartieStartForm(
+                initial={
+                    **form.data.dict(),
+                    **rule_initial(engine.preset(preset)),
+                    "shown_preset": preset,
+                }
+            )
+            notice = _(
+                "The rule values are now those of the preset you chose: check them and start."
+            )
+    return render(request, "table/partie_new.html", {"form": form, "notice": notice})
+
+
+@login_required
+def partie_rules(request: HttpRequest) -> HttpResponse:
+    """The rule fields filled with a preset's values (the preset menu swaps them in)."""
+    preset = request.GET.get("preset", "classic")
+    if preset not in engine.PRESETS:
+        preset = "classic"
+    form = PartieStartForm(
+        initial={**rule_initial(engine.preset(preset)), "shown_preset": preset, "preset": preset}
+    )
+    return render(request, "table/partie_new.html#rules", {"form": form})
+
+
+@login_required
+def partie_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    partie = _owned_partie(request, pk)
+    return _render_table(request, selectors.partie_sheet(partie))
+
+
+def shared_partie(request: HttpRequest, token: str) -> HttpResponse:
+    """The read-only view behind a share link: no form, no edit links."""
+    queryset = selectors.partie_with_players(Partie.objects.all())
+    partie = get_object_or_404(queryset, share_token=token)
+    return _render_table(request, selectors.partie_sheet(partie), read_only=True)
+
+
+def _render_table(
+    request: HttpRequest,
+    sheet: selectors.Sheet,
+    form: HandForm | None = None,
+    read_only: bool = False,
+    status: int = 200,
+) -> HttpResponse:
+    if form is None and not read_only and not sheet.is_over:
+        form = _hand_form(sheet)
+    context = {
+        "sheet": sheet,
+        "partie": sheet.partie,
+        "form": form,
+        "read_only": read_only,
+        "changes": selectors.partie_changes(sheet.partie)[:50],
+    }
+    template = "table/partie_detail.html"
+    if request.htmx and not request.htmx.boosted:
+        template += "#table"
+    return render(request, template, context, status=status)
+
+
+@login_required
+@require_POST
+def hand_create(request: HttpRequest, pk: int) -> HttpResponse:
+    partie = _owned_partie(request, pk)
+    sheet = selectors.partie_sheet(partie)
+    form = _hand_form(sheet, request.POST)
+    if form.is_valid():
+        try:
+            services.hand_record(partie=partie, hand=form.cleaned_data["hand"], user=request.user)
+        except engine.HandError as error:
+            form.add_engine_error(error, explain(error))
+        else:
+            if not request.htmx:
+                return redirect(partie)
+            return _render_table(request, selectors.partie_sheet(partie))
+    return _render_table(request, sheet, form=form, status=200 if request.htmx else 400)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def hand_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    partie = _owned_partie(request, pk)
+    hand = get_object_or_404(partie.hands.select_related("knocker"), number=number)
+    sheet = selectors.partie_sheet(partie)
+    form = HandForm(
+        request.POST or None,
+        players=sheet.players,
+        rules=sheet.rules,
+        initial=HandForm.initial_for(hand),
+    )
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.hand_edit(
+                partie=partie, number=number, hand=form.cleaned_data["hand"], user=request.user
+            )
+        except engine.HandError as error:
+            form.add_engine_error(error, explain(error))
+        else:
+            return redirect(partie)
+    status = 400 if form.errors else 200
+    return render(
+        request,
+        "table/hand_edit.html",
+        {"partie": partie, "hand": hand, "form": form},
+        status=status,
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def hand_delete(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    partie = _owned_partie(request, pk)
+    hand = get_object_or_404(partie.hands.select_related("knocker"), number=number)
+    error = None
+    if request.method == "POST":
+        try:
+            services.hand_delete(partie=partie, number=number, user=request.user)
+        except engine.HandError as refusal:
+            error = explain(refusal)
+        else:
+            return redirect(partie)
+    return render(
+        request,
+        "table/hand_delete.html",
+        {"partie": partie, "hand": hand, "error": error},
+        status=400 if error else 200,
+    )
+
+
+@login_required
+def partie_export(request: HttpRequest, pk: int) -> HttpResponse:
+    partie = _owned_partie(request, pk)
+    response = JsonResponse(
+        record_json(selectors.partie_record(partie)),
+        json_dumps_params={"indent": 2, "ensure_ascii": False},
+    )
+    name = slugify("-".join(seat.player.name for seat in partie.seats.all())) or "partie"
+    response["Content-Disposition"] = f'attachment; filename="partie-{partie.pk}-{name}.json"'
+    return response
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def partie_import(request: HttpRequest) -> HttpResponse:
+    form = ImportForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            partie = services.partie_import(owner=request.user, record=form.cleaned_data["record"])
+        except RecordError as error:
+            form.add_error(None, error.errors)
+        else:
+            return redirect(partie)
+    return render(
+        request, "table/partie_import.html", {"form": form}, status=400 if form.errors else 200
+    )
