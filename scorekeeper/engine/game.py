@@ -108,8 +108,13 @@ def money(points: int, stake: Decimal, unit: Decimal = Decimal("0.01")) -> Decim
 
     >>> money(175, Decimal("0.05")), money(3, Decimal("0.125"))
     (Decimal('8.75'), Decimal('0.38'))
+    >>> money(7, Decimal("0.053"), Decimal("0.05"))
+    Decimal('0.35')
     """
-    return (points * stake).quantize(unit, rounding=ROUND_HALF_UP)
+    # quantize() alone keeps only the unit's exponent: a unit of 0.05 would round
+    # to the cent, so count whole units first.
+    units = (points * stake / unit).quantize(Decimal(1), rounding=ROUND_HALF_UP)
+    return units * unit
 
 
 def final_tally(
@@ -119,7 +124,7 @@ def final_tally(
     if winner is None:
         return Tally({p: Final(points[p], boxes[p]) for p in points}, False, None, False, 0)
     (loser,) = [p for p in points if p != winner]
-    shutout = points[loser] == 0 and rules.shutout != Shutout.NONE
+    shutout = points[loser] == 0  # with the rule 'none' it is still a shutout, worth nothing
     finals = {}
     for player in points:
         won = player == winner

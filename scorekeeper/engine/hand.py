@@ -75,6 +75,11 @@ class Hand:
     defender_deadwood: int | None = None  # after lay-offs
     upcard: Card | None = None
 
+    def __post_init__(self) -> None:
+        # A gin's knocker deadwood is 0 whether a record gives it or leaves it out.
+        if self.kind in (HandKind.GIN, HandKind.BIG_GIN) and self.knocker_deadwood is None:
+            object.__setattr__(self, "knocker_deadwood", 0)
+
     @classmethod
     def knock(
         cls,

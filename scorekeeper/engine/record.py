@@ -171,7 +171,7 @@ def tally(record: Record) -> dict[str, Any]:
     return {
         "games": [game_json(1, result)],
         "settlement": [payment_json(p) for p in payments],
-        "balances": balances_json(record.players, payments),
+        "balances": balances_json(record.players, payments, record.rules.money_unit),
         "next_dealer": game.dealer,
     }
 
@@ -206,9 +206,12 @@ def payment_json(payment: Payment) -> dict[str, Any]:
     }
 
 
-def balances(players: tuple[str, ...], payments: list[Payment]) -> dict[str, tuple[int, Decimal]]:
+def balances(
+    players: tuple[str, ...], payments: list[Payment], unit: Decimal = Decimal("0.01")
+) -> dict[str, tuple[int, Decimal]]:
     """Each player's net points and money over the payments; they sum to zero."""
-    result = {name: (0, Decimal("0.00")) for name in players}
+    zero = Decimal(0).quantize(unit)
+    result = {name: (0, zero) for name in players}
     for p in payments:
         points, amount = result[p.payer]
         result[p.payer] = (points - p.points, amount - p.amount)
@@ -217,10 +220,12 @@ def balances(players: tuple[str, ...], payments: list[Payment]) -> dict[str, tup
     return result
 
 
-def balances_json(players: tuple[str, ...], payments: list[Payment]) -> dict[str, Any]:
+def balances_json(
+    players: tuple[str, ...], payments: list[Payment], unit: Decimal = Decimal("0.01")
+) -> dict[str, Any]:
     return {
         name: {"points": points, "amount": str(amount)}
-        for name, (points, amount) in balances(players, payments).items()
+        for name, (points, amount) in balances(players, payments, unit).items()
     }
 
 

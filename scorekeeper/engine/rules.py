@@ -84,7 +84,8 @@ class Ruleset:
         for field in dataclasses.fields(self):
             if field.name != "preset":
                 object.__setattr__(self, field.name, _clean(field.name, getattr(self, field.name)))
-        if self.preset not in PRESETS_VALUES:
+        # A preset read from JSON may be a list or object, which cannot be a dict key.
+        if not isinstance(self.preset, str) or self.preset not in PRESETS_VALUES:
             raise RulesError(
                 f"unknown preset {self.preset!r}: choose one of {', '.join(PRESETS_VALUES)}"
             )
@@ -199,7 +200,7 @@ PRESETS: tuple[str, ...] = tuple(PRESETS_VALUES)
 
 def preset(name: str = "classic", **overrides: Any) -> Ruleset:
     """The ruleset of a named preset, with any parameter overridden."""
-    if name not in PRESETS_VALUES:
+    if not isinstance(name, str) or name not in PRESETS_VALUES:
         raise RulesError(f"unknown preset {name!r}: choose one of {', '.join(PRESETS)}")
     unknown = sorted(set(overrides) - set(PARAMETERS))
     if unknown:

@@ -1,0 +1,233 @@
+"""Invariants of the engine over random rules and random valid hands (hypothesis)."""
+
+from decimal import Decimal
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from scorekeeper.engine.cards import RANKS, Card, Suit
+from scorekeeper.engine.game import Game, GameClosedError
+from scorekeeper.engine.hand import (
+    MAX_DEADWOOD,
+    MAX_DEADWOOD_ROUND_THE_CORNER,
+    Hand,
+    HandError,
+    HandKind,
+    Outcome,
+    knock_limit,
+    score_hand,
+)
+from scorekeeper.engine.record import Record, parse_record, record_json, tally
+from scorekeeper.engine.rules import PRESETS, DealerRule, OklahomaAce, Shutout, SpadeDouble, preset
+
+PLAYERS = ("A", "B")
+
+cards = st.builds(Card, st.integers(1, len(RANKS)), st.sampled_from(Suit))
+bonuses = st.integers(0, 60)
+
+
+@st.composite
+def rulesets(draw, presets=PRESETS):
+    name = draw(st.sampled_from(presets))
+    optional = {
+        "tie_is_undercut": st.booleans(),
+        "undercut_bonus": bonuses,
+        "gin_bonus": bonuses,
+        "big_gin_bonus": st.none() | bonuses,
+        "box_bonus": bonuses,
+        "game_bonus": st.integers(0, 200),
+        "target": st.integers(1, 250),
+        "shutout": st.sampled_from(Shutout),
+        "shutout_bonus": st.integers(0, 200),
+        "dealer_rule": st.sampled_from(DealerRule),
+        "extra_boxes_gin": st.integers(0, 3),
+        "extra_boxes_undercut": st.integers(0, 3),
+        "money_unit": st.sampled_from(["0.01", "0.05", "0.5", "1"]),
+    }
+    if name == "oklahoma":
+        optional |= {
+            "spade_double": st.sampled_from(SpadeDouble),
+            "oklahoma_ace": st.sampled_from(OklahomaAce),
+        }
+    else:
+        optional["knock_limit"] = st.integers(0, 10)
+    return preset(name, **draw(st.fixed_dictionaries({}, optional=optional)))
+
+
+@st.composite
+def hands(draw, rules):
+    """A hand that can have happened under the rules (its knocker named)."""
+    upcard = draw(cards) if rules.is_oklahoma else None
+    highest = MAX_DEADWOOD_ROUND_THE_CORNER if rules.round_the_corner else MAX_DEADWOOD
+    limit = knock_limit(rules, upcard) if rules.is_oklahoma else int(rules.knock_limit)
+    kinds = [HandKind.NO_GAME, HandKind.GIN]
+    if limit > 0:
+        kinds += [HandKind.KNOCK, HandKind.KNOCK]  # knocks are the common case
+    if rules.big_gin_bonus is not None:
+        kinds.append(HandKind.BIG_GIN)
+    kind = draw(st.sampled_from(kinds))
+    if kind == HandKind.NO_GAME:
+        return Hand.no_game()
+    knocker = draw(st.sampled_from(PLAYERS))
+    dd = draw(st.integers(0, highest))
+    if kind == HandKind.KNOCK:
+        return Hand.knock(draw(st.integers(1, limit)), dd, knocker=knocker, upcard=upcard)
+    return Hand.gin(dd, knocker=knocker, upcard=upcard, big=kind == HandKind.BIG_GIN)
+
+
+@st.composite
+def games(draw, presets=PRESETS):
+    """Rules, a first dealer and the hands of one game as far as it went."""
+    rules = draw(rulesets(presets))
+    first_dealer = draw(st.sampled_from(PLAYERS))
+    played = draw(st.lists(hands(rules), max_size=30))
+    game = Game(PLAYERS, rules, first_dealer)
+    accepted = []
+    for hand in played:
+        if game.is_over():
+            break
+        game.record(hand)
+        accepted.append(hand)
+    return rules, first_dealer, tuple(accepted)
+
+
+def finish(game):
+    """Big gins would do as well; plain gins of 98 close any game within three hands."""
+    upcard = Card.parse("KH") if game.rules.is_oklahoma else None
+    while not game.is_over():
+        game.record(Hand.gin(MAX_DEADWOOD, knocker="A", upcard=upcard))
+
+
+@given(st.data())
+def test_a_generated_hand_is_always_valid(data):
+    # The other properties rely on it: a refused generated hand would hide in their failures.
+    rules = data.draw(rulesets())
+    score = score_hand(data.draw(hands(rules)), rules)
+    assert score.points >= 0
+
+
+@given(games(), st.sampled_from(["0", "0.05", "0.125", "1", "3.333"]))
+def test_balances_sum_to_zero(game, stake):
+    rules, first_dealer, played = game
+    record = Record("two_player", rules, PLAYERS, first_dealer, Decimal(stake), played)
+    balances = tally(record)["balances"]
+    assert sum(b["points"] for b in balances.values()) == 0
+    assert sum(Decimal(b["amount"]) for b in balances.values()) == 0
+
+
+@given(games(), st.data())
+def test_a_closed_game_refuses_another_hand_and_changes_nothing(game, data):
+    rules, first_dealer, played = game
+    game = Game.replay(PLAYERS, rules, first_dealer, played)
+    finish(game)
+    before = (dict(game.points), dict(game.boxes), len(game.lines), game.dealer, game.winner)
+    with pytest.raises(GameClosedError):
+        game.record(data.draw(hands(rules)))
+    assert (
+        dict(game.points),
+        dict(game.boxes),
+        len(game.lines),
+        game.dealer,
+        game.winner,
+    ) == before
+
+
+@given(games(), st.booleans())
+def test_totals_are_never_negative(game, finished):
+    rules, first_dealer, played = game
+    game = Game.replay(PLAYERS, rules, first_dealer, played)
+    if finished:
+        finish(game)
+    for final in game.tally().players.values():
+        assert min(final.points, final.boxes, final.box_bonus, final.game_bonus) >= 0
+        assert final.shutout_bonus >= 0
+        assert final.total >= final.points
+
+
+@given(games())
+def test_replaying_the_same_hands_gives_the_same_tally(game):
+    rules, first_dealer, played = game
+    record = Record("two_player", rules, PLAYERS, first_dealer, Decimal("0.05"), played)
+    assert tally(record) == tally(record)
+    assert tally(parse_record(record_json(record))) == tally(record)
+    first = Game.replay(PLAYERS, rules, first_dealer, played)
+    second = Game.replay(PLAYERS, rules, first_dealer, played)
+    assert first.tally() == second.tally()
+    assert first.lines == second.lines
+
+
+@given(games())
+def test_running_totals_never_decrease(game):
+    rules, first_dealer, played = game
+    lines = Game.replay(PLAYERS, rules, first_dealer, played).lines
+    for before, after in zip(lines, lines[1:], strict=False):
+        for player in PLAYERS:
+            assert after.points[player] >= before.points[player]
+            assert after.boxes[player] >= before.boxes[player]
+
+
+@given(games())
+def test_each_hand_adds_its_points_and_boxes_to_its_winner_only(game):
+    rules, first_dealer, played = game
+    previous = dict.fromkeys(PLAYERS, 0), dict.fromkeys(PLAYERS, 0)
+    for line in Game.replay(PLAYERS, rules, first_dealer, played).lines:
+        for player in PLAYERS:
+            won = player == line.winner
+            assert line.points[player] - previous[0][player] == (line.score.points if won else 0)
+            assert line.boxes[player] - previous[1][player] == (line.score.boxes if won else 0)
+        previous = line.points, line.boxes
+
+
+@given(games())
+def test_the_game_closes_exactly_when_a_total_reaches_the_target(game):
+    rules, first_dealer, played = game
+    game = Game.replay(PLAYERS, rules, first_dealer, played)
+    for line in game.lines[:-1]:
+        assert max(line.points.values()) < rules.target
+    if game.is_over():
+        assert game.points[game.winner] >= rules.target
+        assert game.lines[-1].winner == game.winner
+    else:
+        assert max(game.points.values()) < rules.target
+
+
+@given(games())
+def test_the_lower_final_pays_the_difference(game):
+    rules, first_dealer, played = game
+    game = Game.replay(PLAYERS, rules, first_dealer, played)
+    finish(game)
+    result = game.tally()
+    loser = game.opponent(game.winner)
+    assert result.net == result.players[game.winner].total - result.players[loser].total
+    for payment in result.settle(Decimal("1")):
+        assert result.players[payment.payer].total < result.players[payment.payee].total
+        assert payment.points == abs(result.net)
+
+
+@given(rulesets(["oklahoma"]), cards, st.integers(0, 10), st.integers(0, MAX_DEADWOOD))
+def test_oklahoma_upcard_sets_the_limit_and_spades_double(rules, upcard, dk, dd):
+    hand = Hand.knock(dk, dd, knocker="A", upcard=upcard)
+    limit = 10 if upcard.rank > 10 else upcard.rank
+    if upcard.rank == 1:
+        limit = 1 if rules.oklahoma_ace == OklahomaAce.ONE else 0
+    assert knock_limit(rules, upcard) == limit
+    if dk > limit:
+        with pytest.raises(HandError) as error:
+            score_hand(hand, rules)
+        assert error.value.code == ("gin_only" if limit == 0 else "over_limit")
+        return
+    score = score_hand(hand, rules)
+    doubled = upcard.suit == Suit.SPADES and rules.spade_double != SpadeDouble.OFF
+    assert score.multiplier == (2 if doubled else 1)
+    if score.outcome == Outcome.GIN:
+        base = dd + rules.gin_bonus
+    elif score.outcome == Outcome.UNDERCUT:
+        base = dk - dd + rules.undercut_bonus
+    else:
+        base = dd - dk
+    assert score.points == base * score.multiplier
+    extra = rules.extra_boxes_undercut if score.outcome == Outcome.UNDERCUT else 0
+    extra = rules.extra_boxes_gin if score.outcome == Outcome.GIN else extra
+    boxes_doubled = doubled and rules.spade_double == SpadeDouble.POINTS_AND_BOXES
+    assert score.boxes == (1 + extra) * (2 if boxes_doubled else 1)

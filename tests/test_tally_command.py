@@ -1,0 +1,146 @@
+"""``manage.py tally FILE``: the tally of a record as JSON, or error lines and status 2."""
+
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+
+ROOT = Path(__file__).resolve().parent.parent
+RECORDS = ROOT / "tests" / "records"
+EXAMPLE = RECORDS / "format_example.json"
+
+
+def tally(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[str]:
+    # A fixed I/O encoding keeps the test independent of the machine's locale.
+    env = os.environ | {"PYTHONIOENCODING": "utf-8"}
+    result = subprocess.run(
+        [sys.executable, "manage.py", "tally", *args],
+        cwd=ROOT,
+        env=env,
+        input=stdin,
+        capture_output=True,
+    )
+    return subprocess.CompletedProcess(
+        result.args, result.returncode, result.stdout.decode(), result.stderr.decode()
+    )
+
+
+def expected_tally() -> dict:
+    return json.loads((RECORDS / "format_example_tally.json").read_text(encoding="utf-8"))
+
+
+def test_tally_prints_exactly_the_format_example_tally():
+    result = tally(str(EXAMPLE))
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == expected_tally()
+    assert result.stderr == ""
+
+
+def test_tally_prints_json_indented_by_two_spaces():
+    result = tally(str(EXAMPLE))
+    assert result.stdout == json.dumps(expected_tally(), indent=2) + "\n"
+
+
+def test_tally_reads_standard_input_for_a_dash():
+    result = tally("-", stdin=EXAMPLE.read_bytes())
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == expected_tally()
+
+
+def test_tally_keeps_names_outside_ascii_as_they_are():
+    record = json.loads(EXAMPLE.read_text(encoding="utf-8"))
+    record = json.loads(json.dumps(record).replace("Anna", "Zoë").replace("Ben", "Jürgen"))
+    result = tally("-", stdin=json.dumps(record, ensure_ascii=False).encode())
+    assert result.returncode == 0, result.stderr
+    assert '"next_dealer": "Jürgen"' in result.stdout
+    assert json.loads(result.stdout)["settlement"] == [
+        {"from": "Jürgen", "to": "Zoë", "points": 175, "amount": "8.75"}
+    ]
+
+
+@pytest.mark.parametrize(
+    ("record", "line"),
+    [
+        ("broken.json", "error: broken JSON at line 5 column 24: Expecting ',' delimiter"),
+        (
+            "knock_over_limit.json",
+            "error: hand 2: a knock with 12 deadwood is over the knock limit of 10",
+        ),
+        (
+            "unknown_player.json",
+            "error: hand 3: 'Carl' is not a player of this game: choose Anna or Ben",
+        ),
+        ("hand_after_close.json", "error: hand 7: the game is over: Anna reached 101 of 100"),
+    ],
+)
+def test_a_bad_record_prints_its_error_line_and_exits_with_status_2(record, line):
+    result = tally(str(RECORDS / record))
+    assert result.returncode == 2
+    assert result.stderr == line + "\n"
+    assert result.stdout == ""
+
+
+def test_a_bad_record_on_standard_input_exits_with_status_2():
+    result = tally("-", stdin=b'{"players": ["Anna"]}')
+    assert result.returncode == 2
+    assert result.stderr == "error: players: a two-player record names two different players\n"
+
+
+def test_every_problem_of_a_record_is_its_own_line():
+    record = {
+        "players": ["Anna", "Ben"],
+        "hands": [
+            {"knocker": "Anna", "knocker_deadwood": 11, "defender_deadwood": 30},
+            {"knocker": "Carl", "knocker_deadwood": 2, "defender_deadwood": 30},
+        ],
+    }
+    result = tally("-", stdin=json.dumps(record).encode())
+    assert result.returncode == 2
+    assert result.stderr.splitlines() == [
+        "error: hand 1: a knock with 11 deadwood is over the knock limit of 10",
+        "error: hand 2: 'Carl' is not a player of this game: choose Anna or Ben",
+    ]
+
+
+def test_a_missing_file_is_a_clear_message_and_status_2():
+    result = tally("tests/records/no_such_record.json")
+    assert result.returncode == 2
+    assert result.stderr == (
+        "error: cannot read tests/records/no_such_record.json: No such file or directory\n"
+    )
+
+
+def test_a_directory_is_not_a_record():
+    result = tally("tests/records")
+    assert result.returncode == 2
+    assert result.stderr.startswith("error: cannot read tests/records: ")
+
+
+def test_a_file_that_is_not_utf8_is_a_clear_message(tmp_path):
+    path = tmp_path / "latin1.json"
+    path.write_bytes('{"players": ["Zo\u00eb", "Ben"]}'.encode("latin-1"))
+    result = tally(str(path))
+    assert result.returncode == 2
+    assert result.stderr == f"error: cannot read {path}: it is not UTF-8 text\n"
+
+
+def test_tally_never_touches_the_database():
+    # No django_db mark: pytest-django fails the test on any database access.
+    out = io.StringIO()
+    call_command("tally", "-", stdin=io.StringIO(EXAMPLE.read_text(encoding="utf-8")), stdout=out)
+    assert json.loads(out.getvalue()) == expected_tally()
+
+
+def test_tally_in_process_exits_with_status_2_on_a_bad_record():
+    err = io.StringIO()
+    with pytest.raises(SystemExit) as exit_:
+        call_command("tally", str(RECORDS / "knock_over_limit.json"), stderr=err)
+    assert exit_.value.code == 2
+    assert (
+        err.getvalue() == "error: hand 2: a knock with 12 deadwood is over the knock limit of 10\n"
+    )
