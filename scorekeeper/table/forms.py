@@ -201,7 +201,7 @@ class HandForm(forms.Form):
     knocker_deadwood = forms.IntegerField(
         label=_("Knocker's deadwood"),
         required=False,
-        widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 0, "max": 10}),
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 0}),
     )
     defender_deadwood = forms.IntegerField(
         label=_("Defender's deadwood"),
@@ -308,3 +308,15 @@ class ImportForm(forms.Form):
         except RecordError as error:
             raise forms.ValidationError(error.errors) from None
         return data
+
+
+def describe_rule(name: str, value: Any) -> str:
+    """'Gin bonus 30', 'Shutout double the total': one rule in the player's words."""
+    label = RULE_HELP[name][0]
+    if name in CHOICE_LABELS:
+        value = CHOICE_LABELS[name].get(value, value)
+    elif isinstance(value, bool):
+        value = _("yes") if value else _("no")
+    elif value is None:
+        value = _("off")
+    return f"{label} {value}"

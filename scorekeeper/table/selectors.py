@@ -50,10 +50,6 @@ class Sheet:
         return [self.tally.players[name] for name in self.players]
 
     @property
-    def rule_changes(self) -> dict:
-        return self.rules.changes_from_preset()
-
-    @property
     def knock_limit(self) -> int | str:
         return self.rules.knock_limit
 

@@ -4,6 +4,7 @@ from django import template
 from django.utils.translation import gettext as _
 
 from scorekeeper import engine
+from scorekeeper.table.forms import describe_rule
 
 register = template.Library()
 
@@ -51,3 +52,9 @@ def outcome_label(outcome: engine.Outcome) -> str:
         "void": _("Void"),
     }
     return labels[str(outcome)]
+
+
+@register.simple_tag
+def rule_changes(rules: engine.Ruleset) -> str:
+    """The rules that differ from the preset, in words, comma-separated."""
+    return ", ".join(describe_rule(n, v) for n, v in rules.changes_from_preset().items())
