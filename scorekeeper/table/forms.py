@@ -21,6 +21,16 @@ PRESET_LABELS = {
     "round_the_corner": _("Round the corner (K-A-2 runs, ace 15 in deadwood)"),
 }
 
+PRESET_NAMES = {
+    "classic": _("Classic"),
+    "modern": _("Modern"),
+    "oklahoma": _("Oklahoma"),
+    "straight": _("Straight gin"),
+    "round_the_corner": _("Round the corner"),
+    "hollywood": _("Hollywood"),
+    "partnership": _("Partnership"),
+}
+
 # Each rule with its label and a one-line explanation for the start form.
 RULE_HELP: dict[str, tuple[Any, Any]] = {
     "knock_limit": (

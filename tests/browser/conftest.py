@@ -5,11 +5,14 @@ except under CI=true, where a missing browser is a broken build.
 """
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from django.contrib.auth.models import User
+from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
+
+from tests.conftest import PASSWORD
 
 # Playwright's sync API keeps an event loop running in this thread, so Django
 # takes every ORM call made from a test as a call from async code and refuses it.
@@ -27,6 +30,9 @@ CHROMIUM_ARGS = [
     "--disable-quic",
 ]
 PHONE = {"width": 360, "height": 740}
+# The live server answers in milliseconds: a short wait fails fast instead of hanging.
+TIMEOUT_MS = 3_000
+expect.set_options(timeout=TIMEOUT_MS)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -51,9 +57,43 @@ def browser() -> Iterator[Browser]:
 
 
 @pytest.fixture
-def page(browser: Browser, live_server) -> Iterator[Page]:
+def open_context(browser: Browser, live_server) -> Iterator[Callable[..., BrowserContext]]:
+    """Open phone-sized browser contexts (own cookies, JavaScript on or off), closed at the end."""
+    contexts: list[BrowserContext] = []
+
+    def open_context(**options) -> BrowserContext:
+        context = browser.new_context(viewport=PHONE, base_url=live_server.url, **options)
+        context.set_default_timeout(TIMEOUT_MS)
+        contexts.append(context)
+        return context
+
+    yield open_context
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture
+def page(open_context: Callable[..., BrowserContext]) -> Page:
     """A phone-sized page whose relative URLs go to the live server."""
-    context = browser.new_context(viewport=PHONE, base_url=live_server.url)
-    page = context.new_page()
-    yield page
-    context.close()
+    return open_context().new_page()
+
+
+def _log_in(page: Page, username: str, password: str = PASSWORD) -> None:
+    page.goto("/accounts/login/")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(password)
+    page.get_by_role("button", name="Log in", exact=True).click()
+    expect(page.get_by_role("heading", name="Your parties")).to_be_visible()
+
+
+@pytest.fixture
+def log_in() -> Callable[..., None]:
+    """`log_in(page, username)`: log in through the real login form, as a player would."""
+    return _log_in
+
+
+@pytest.fixture
+def logged_in_page(page: Page, owner: User) -> Page:
+    """The phone page of the owner, logged in through the login form."""
+    _log_in(page, owner.username)
+    return page

@@ -4,7 +4,7 @@ from django import template
 from django.utils.translation import gettext as _
 
 from scorekeeper import engine
-from scorekeeper.table.forms import describe_rule
+from scorekeeper.table.forms import PRESET_NAMES, describe_rule
 
 register = template.Library()
 
@@ -58,3 +58,8 @@ def outcome_label(outcome: engine.Outcome) -> str:
 def rule_changes(rules: engine.Ruleset) -> str:
     """The rules that differ from the preset, in words, comma-separated."""
     return ", ".join(describe_rule(n, v) for n, v in rules.changes_from_preset().items())
+
+
+@register.filter
+def preset_name(preset: str) -> str:
+    return str(PRESET_NAMES.get(preset, preset))

@@ -1,0 +1,278 @@
+"""A partie at the table, end to end: a phone, Chromium, the live server.
+
+The players tap the labels of the knocker and result choices (the radio inputs
+themselves are hidden behind them) and type the deadwoods. The worked example
+is RULES.md §9: Anna and Ben, classic values, Ben deals first, 0.05 a point.
+"""
+
+import re
+from collections.abc import Callable
+from decimal import Decimal
+
+import pytest
+from django.contrib.auth.models import User
+from playwright.sync_api import BrowserContext, Page, expect
+
+from scorekeeper import engine
+from scorekeeper.table import services
+from scorekeeper.table.models import Hand, Partie
+
+KIND_LABELS = {"knock": "Knock", "gin": "Gin", "no_game": "No game"}
+
+# RULES.md §9, one hand a line: kind, knocker, knocker's and defender's deadwood,
+# who dealt it, then Anna's and Ben's running totals after it.
+WORKED_EXAMPLE = [
+    ("knock", "Anna", 5, 27, "Ben", 22, 0),
+    ("gin", "Ben", None, 16, "Ben", 22, 36),
+    ("knock", "Anna", 7, 7, "Anna", 22, 46),  # a tie is an undercut: Ben +10
+    ("gin", "Anna", None, 31, "Anna", 73, 46),
+    ("no_game", None, None, None, "Ben", 73, 46),
+    ("knock", "Anna", 2, 30, "Ben", 101, 46),  # the dealer after a no game deals again
+]
+ENGINE_HANDS = {
+    "knock": lambda knocker, dk, dd: engine.Hand.knock(dk, dd, knocker=knocker),
+    "gin": lambda knocker, dk, dd: engine.Hand.gin(dd, knocker=knocker),
+    "no_game": lambda knocker, dk, dd: engine.Hand.no_game(),
+}
+
+
+@pytest.fixture
+def partie(owner: User) -> Partie:
+    """Anna against Ben, classic rules, 0.05 a point, Ben deals first; no hands yet."""
+    return services.partie_start(
+        owner=owner,
+        names=["Anna", "Ben"],
+        rules=engine.preset("classic"),
+        stake=Decimal("0.05"),
+        first_dealer="Ben",
+    )
+
+
+def play(partie: Partie, owner: User, hands: int) -> None:
+    """Record the first `hands` hands of the worked example through the services."""
+    for kind, knocker, dk, dd, *_ in WORKED_EXAMPLE[:hands]:
+        services.hand_record(partie=partie, hand=ENGINE_HANDS[kind](knocker, dk, dd), user=owner)
+
+
+def tap(page: Page, field: str, text: str) -> None:
+    """Tap a choice by its label text, as a thumb would: the radio input is invisible."""
+    choices = page.locator(f"form .field-{field} label.choice")
+    choices.filter(has=page.get_by_text(text, exact=True)).click()
+
+
+def enter_hand(page: Page, kind: str, knocker=None, dk=None, dd=None, upcard=None) -> None:
+    """Fill the hand form (the result first: it decides which fields show) and send it."""
+    form = page.locator("form.hand-form")
+    tap(page, "kind", KIND_LABELS[kind])
+    if knocker is not None:
+        tap(page, "knocker", knocker)
+    if dk is not None:
+        form.get_by_label("Knocker's deadwood").fill(str(dk))
+    if dd is not None:
+        form.get_by_label("Defender's deadwood").fill(str(dd))
+    if upcard is not None:
+        form.get_by_label("Upcard").fill(upcard)
+    form.get_by_role("button").click()
+
+
+def hand_rows(page: Page):
+    """The sheet's hand rows (the 'No hands yet.' row has no cells with totals)."""
+    return page.locator("table.sheet tbody tr").filter(has=page.locator(".total"))
+
+
+def expect_totals(page: Page, number: int, anna: int, ben: int) -> None:
+    row = hand_rows(page).nth(number - 1)
+    expect(row.locator("td").first).to_have_text(str(number))
+    expect(row.locator(".total")).to_have_text([str(anna), str(ben)])
+
+
+def mark_page(page: Page) -> None:
+    """A marker that a navigation would wipe out and an HTMX swap keeps."""
+    page.evaluate("window.marker = 1")
+
+
+def expect_same_page(page: Page) -> None:
+    assert page.evaluate("window.marker") == 1, "the page navigated instead of swapping"
+
+
+def expect_table_swapped(page: Page) -> None:
+    """The sheet was swapped in place, and HTMX has wired up the new hand form.
+
+    HTMX processes swapped-in content when it settles, 20 ms later: a robot that
+    submits sooner would send the new form as a plain POST and leave the page.
+    """
+    expect_same_page(page)
+    expect(page.locator("#table")).not_to_have_class(re.compile(r"\bhtmx-added\b"))
+
+
+def test_worked_example_from_sign_up_to_settlement(page: Page) -> None:
+    page.goto("/")
+    page.get_by_role("main").get_by_role("link", name="Sign up").click()
+    page.get_by_label("Username").fill("anna")
+    page.get_by_label("Password", exact=True).fill("gin rummy at the kitchen table")
+    page.get_by_label("Password confirmation").fill("gin rummy at the kitchen table")
+    page.get_by_role("button", name="Sign up").click()
+    expect(page.get_by_role("heading", name="Your parties")).to_be_visible()
+
+    page.get_by_role("link", name="Start a partie").click()
+    page.get_by_role("textbox", name="First player").fill("Anna")
+    page.get_by_role("textbox", name="Second player").fill("Ben")
+    tap(page, "first_dealer", "Second player")
+    page.get_by_label("Stake per point").fill("0.05")
+    expect(page.get_by_label("Rules", exact=True)).to_have_value("classic")
+    page.get_by_role("button", name="Start the partie").click()
+
+    expect(page).to_have_url(re.compile(r"/parties/\d+/$"))
+    expect(page.get_by_role("heading", level=1)).to_have_text("Anna – Ben")
+    expect(page.locator(".rules-line")).to_contain_text("stake 0.05 per point")
+    expect(page.locator("#table .status")).to_have_text("Hand 1: Ben deals.")
+    mark_page(page)
+
+    for number, (kind, knocker, dk, dd, dealer, anna, ben) in enumerate(WORKED_EXAMPLE, 1):
+        expect(page.locator("#table .status")).to_have_text(f"Hand {number}: {dealer} deals.")
+        enter_hand(page, kind, knocker, dk, dd)
+        expect(hand_rows(page)).to_have_count(number)
+        expect_table_swapped(page)
+        expect_totals(page, number, anna, ben)
+        expect(hand_rows(page).nth(number - 1)).to_contain_text(f"{dealer} dealt")
+    expect(hand_rows(page).nth(2)).to_contain_text("Undercut")
+    expect(hand_rows(page).nth(4)).to_contain_text("No game")
+
+    expect(page.locator("#table .status")).to_have_text("The partie is over: Anna won.")
+    expect(page.locator("form.hand-form")).to_have_count(0)
+    expect(page.locator("tfoot tr.grand td.num")).to_have_text(["261", "86"])
+    expect(page.locator(".settlement")).to_contain_text("Net: 175 points.")
+    expect(page.locator(".settlement .pays")).to_have_text("Ben pays Anna 175 points = 8.75")
+    page.screenshot(path="/tmp/finished.png", full_page=True)
+
+
+def test_knock_over_the_limit_shows_the_error_beside_the_deadwood(
+    logged_in_page: Page, partie: Partie
+) -> None:
+    page = logged_in_page
+    page.goto(partie.get_absolute_url())
+    mark_page(page)
+
+    enter_hand(page, "knock", "Anna", 12, 20)
+
+    field = page.locator("form.hand-form .field-knocker_deadwood")
+    expect(field.locator(".error")).to_contain_text("over the knock limit")
+    expect(field.locator(".error")).to_be_visible()
+    expect_table_swapped(page)
+    expect(hand_rows(page)).to_have_count(0)
+    expect(page.locator("table.sheet tbody")).to_contain_text("No hands yet.")
+    assert not Hand.objects.filter(partie=partie).exists()
+
+
+def test_editing_an_early_hand_rescores_the_later_ones_and_is_in_the_changes(
+    logged_in_page: Page, owner: User, partie: Partie
+) -> None:
+    play(partie, owner, hands=3)
+    page = logged_in_page
+    page.goto(partie.get_absolute_url())
+    expect_totals(page, 3, 22, 46)
+
+    hand_rows(page).first.get_by_role("link", name="Edit").click()
+    expect(page.get_by_role("heading", name="Correct hand 1")).to_be_visible()
+    expect(page.get_by_label("Defender's deadwood")).to_have_value("27")
+    page.get_by_label("Defender's deadwood").fill("37")
+    page.get_by_role("button", name="Save the hand").click()
+
+    expect(page).to_have_url(re.compile(rf"/parties/{partie.pk}/$"))
+    expect_totals(page, 1, 32, 0)
+    expect_totals(page, 3, 32, 46)  # was 22: the later rows follow the correction
+    changes = page.locator("details.trail")
+    changes.get_by_text("Changes", exact=True).click()
+    edit = changes.locator("li").filter(has_text="hand 1 edited")
+    expect(edit).to_be_visible()
+    expect(edit.locator("del")).to_have_text("Anna knocks 5 – 27")
+    expect(edit.locator("ins")).to_have_text("Anna knocks 5 – 37")
+
+
+def test_a_hand_can_be_recorded_without_javascript(
+    open_context: Callable[..., BrowserContext],
+    log_in: Callable[..., None],
+    owner: User,
+    partie: Partie,
+) -> None:
+    page = open_context(java_script_enabled=False).new_page()
+    log_in(page, owner.username)
+    page.goto(partie.get_absolute_url())
+
+    enter_hand(page, "knock", "Anna", 5, 27)
+
+    expect(page).to_have_url(re.compile(rf"/parties/{partie.pk}/$"))  # redirected after the POST
+    expect_totals(page, 1, 22, 0)
+    expect(page.locator("#table .status")).to_have_text("Hand 2: Ben deals.")
+
+
+def test_oklahoma_preset_swaps_the_rules_and_the_hand_form_asks_for_the_upcard(
+    logged_in_page: Page,
+) -> None:
+    page = logged_in_page
+    page.goto("/parties/new/")
+    page.get_by_role("textbox", name="First player").fill("Anna")
+    page.get_by_role("textbox", name="Second player").fill("Ben")
+    knock_limit = page.get_by_label("Knock limit")
+    expect(knock_limit).to_be_hidden()  # the rules start folded away
+    mark_page(page)
+
+    page.get_by_label("Rules", exact=True).select_option("oklahoma")
+
+    expect(knock_limit).to_be_visible()  # the swapped-in rules come unfolded
+    expect(knock_limit.locator("option:checked")).to_have_text("upcard")
+    expect(page.get_by_label("Target", exact=True)).to_have_value("150")
+    expect_same_page(page)
+    page.get_by_role("button", name="Start the partie").click()
+
+    expect(page.locator(".rules-line")).to_contain_text("Rules: Oklahoma")
+    form = page.locator("form.hand-form")
+    expect(form.get_by_label("Upcard")).to_be_visible()
+    knocker_deadwood = form.locator(".field-knocker_deadwood")
+    expect(knocker_deadwood).to_be_visible()
+    tap(page, "kind", "Gin")
+    expect(form.get_by_role("radio", name="Gin", exact=True)).to_be_checked()
+    expect(knocker_deadwood).to_be_hidden()
+    tap(page, "kind", "Knock")
+    expect(knocker_deadwood).to_be_visible()
+
+    enter_hand(page, "gin", "Anna", dd=20, upcard="KS")
+    expect_totals(page, 1, 90, 0)  # (20 + gin bonus 25) doubled by the spade upcard
+
+
+@pytest.mark.parametrize("hands", [3, 6], ids=["running", "over"])
+def test_the_partie_page_does_not_scroll_sideways_on_a_phone(
+    logged_in_page: Page, owner: User, partie: Partie, hands: int
+) -> None:
+    play(partie, owner, hands=hands)
+    page = logged_in_page
+    page.goto(partie.get_absolute_url())
+    expect(hand_rows(page)).to_have_count(hands)
+    page.locator("details.trail summary").click()
+    expect(page.locator("details.trail li").first).to_be_visible()
+
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+
+
+def test_the_share_link_shows_the_sheet_to_anyone_and_no_form(
+    logged_in_page: Page,
+    open_context: Callable[..., BrowserContext],
+    owner: User,
+    partie: Partie,
+) -> None:
+    play(partie, owner, hands=2)
+    logged_in_page.goto(partie.get_absolute_url())
+    link = logged_in_page.get_by_role("link", name="Read-only link to share")
+    share_url = link.get_attribute("href")
+
+    page = open_context().new_page()
+    page.goto(share_url)
+
+    expect(page.get_by_role("heading", level=1)).to_have_text("Anna – Ben")
+    expect(page.get_by_role("link", name="Log in")).to_be_visible()  # nobody is logged in
+    expect(hand_rows(page)).to_have_count(2)
+    expect_totals(page, 2, 22, 36)
+    expect(page.locator("#table .status")).to_have_text("Hand 3: Anna deals.")
+    expect(page.locator("form.hand-form")).to_have_count(0)
+    expect(page.get_by_role("link", name="Edit")).to_have_count(0)
+    expect(page.locator("details.trail")).to_have_count(0)
