@@ -15,7 +15,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from scorekeeper import engine
-from scorekeeper.engine.record import Record, hand_json, replay
+from scorekeeper.engine.record import Record, RecordError, hand_json, replay
 
 from .models import Hand, HandChange, Partie, Player, Seat, hand_from_engine, hand_to_engine
 
@@ -52,6 +52,7 @@ def partie_start(
 @transaction.atomic
 def partie_import(*, owner: AbstractBaseUser, record: Record) -> Partie:
     """A new partie from a game record; a refused hand raises RecordError naming it."""
+    _check_names(record.players)
     game = replay(record)
     partie = partie_start(
         owner=owner,
@@ -142,6 +143,19 @@ def hand_delete(*, partie: Partie, number: int, user: AbstractBaseUser) -> None:
         before=hand_json(hand_to_engine(target)),
     )
     _save_result(partie, names, game)
+
+
+def _check_names(names: Sequence[str]) -> None:
+    """Names the table can seat as they are: the engine accepts any text, a Player does not."""
+    longest = Player._meta.get_field("name").max_length
+    errors = []
+    for name in names:
+        if name != name.strip():
+            errors.append(f"players: {name!r} begins or ends with a space: remove it")
+        elif len(name) > longest:
+            errors.append(f"players: {name!r} is longer than {longest} characters")
+    if errors:
+        raise RecordError(errors)
 
 
 def _locked(partie: Partie) -> tuple[Partie, list[str], dict[str, Player], list[Hand]]:
