@@ -1,0 +1,57 @@
+"""German and English: every string has a German translation, and pages speak it."""
+
+from pathlib import Path
+
+import pytest
+from django.urls import reverse
+
+from scorekeeper import engine
+from scorekeeper.table import services
+
+PO = Path(__file__).resolve().parent.parent / "locale" / "de" / "LC_MESSAGES" / "django.po"
+
+
+def untranslated(po_text: str) -> list[str]:
+    """The msgids of entries whose German text is empty (the header excluded)."""
+    missing = []
+    for entry in po_text.split("\n\n")[1:]:
+        lines = [line for line in entry.splitlines() if not line.startswith("#")]
+        text = "\n".join(lines)
+        if 'msgstr ""' in text and text.rstrip().endswith('msgstr ""'):
+            missing.append(text)
+        if 'msgstr[0] ""' in text or 'msgstr[1] ""' in text:
+            missing.append(text)
+    return missing
+
+
+def test_every_message_has_a_german_translation():
+    text = PO.read_text(encoding="utf-8")
+    assert "#, fuzzy" not in text
+    assert untranslated(text) == []
+
+
+def test_the_compiled_catalogue_is_there():
+    assert PO.with_suffix(".mo").stat().st_size > 1000
+
+
+@pytest.mark.django_db
+def test_a_german_browser_gets_the_partie_form_in_german(client_owner):
+    response = client_owner.get(reverse("partie_new"), HTTP_ACCEPT_LANGUAGE="de")
+
+    content = response.content.decode()
+    assert "Neue Partie" in content
+    assert "Einsatz pro Punkt" in content
+
+
+@pytest.mark.django_db
+def test_an_engine_refusal_is_explained_in_german(client_owner, owner):
+    partie = services.partie_start(
+        owner=owner, names=["Anna", "Ben"], rules=engine.preset("classic")
+    )
+    response = client_owner.post(
+        reverse("hand_create", args=[partie.pk]),
+        {"kind": "knock", "knocker": "Anna", "knocker_deadwood": 12, "defender_deadwood": 30},
+        HTTP_ACCEPT_LANGUAGE="de",
+    )
+
+    assert "über der Klopfgrenze von 10" in response.content.decode()
