@@ -235,7 +235,7 @@ def compare(bench: Bench, rounds: int, requests: int) -> dict[str, list[float]]:
     # Warm up every code path (templates, URL resolver, connection) before timing.
     for partie in [bench.partie(10) for _ in range(10)]:
         for name, call in variants.items():
-            bench.check(call(partie), b'id="table"' if name.startswith("record") else None)
+            bench.check(call(partie), b'<tr class="hand' if name.startswith("record") else None)
         if partie.hands.count() != 11:
             raise RuntimeError("the warm-up request did not record the hand")
 
@@ -269,7 +269,7 @@ def count_queries(bench: Bench, show_sql: bool) -> dict[int, tuple[int, int]]:
         figures = []
         for label, call, marker in (
             ("score sheet (GET)", bench.sheet, b"<html"),
-            ("record a hand (POST)", bench.record, b'id="table"'),
+            ("record a hand (POST)", bench.record, b'<tr class="hand'),
         ):
             with CaptureQueriesContext(connection) as queries:
                 bench.check(call(partie), marker)

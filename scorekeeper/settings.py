@@ -121,6 +121,14 @@ DATABASES = {
         conn_health_checks=True,
     ),
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        # SQLite ignores SELECT ... FOR UPDATE: an IMMEDIATE transaction takes the write
+        # lock up front, so two phones recording into one partie queue instead of failing.
+        # WAL lets readers (the live sheet) go on while a hand is written.
+        transaction_mode="IMMEDIATE",
+        init_command="PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+    )
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -101,6 +101,11 @@ class Partie(models.Model):
         return engine.Ruleset.from_dict(self.rules)
 
     @property
+    def player_names(self) -> list[str]:
+        """The seated players' names, left column first (prefetch ``seats__player``)."""
+        return [seat.player.name for seat in self.seats.all()]
+
+    @property
     def is_running(self) -> bool:
         return self.state == self.State.RUNNING
 

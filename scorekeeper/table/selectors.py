@@ -9,19 +9,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 
-from django.db.models import QuerySet
+from django.db.models import Prefetch, QuerySet
 
 from scorekeeper import engine
 from scorekeeper.engine.record import Record
 
-from .models import Hand, HandChange, Partie, hand_to_engine
+from .models import HandChange, Partie, Seat, hand_to_engine
 
 
 @dataclass(frozen=True)
 class SheetRow:
     """One hand on the score sheet, with what each column gained."""
 
-    hand: Hand
     line: engine.Line
     gains: list[int | None]  # per seat: points won on this hand, None when nothing
     totals: list[int]  # per seat: running totals after this hand
@@ -55,39 +54,38 @@ class Sheet:
 
 
 def partie_with_players(queryset: QuerySet[Partie]) -> QuerySet[Partie]:
-    return queryset.select_related("first_dealer").prefetch_related("seats__player")
+    seats = Prefetch("seats", queryset=Seat.objects.select_related("player"))
+    return queryset.select_related("first_dealer").prefetch_related(seats)
 
 
 def partie_sheet(partie: Partie) -> Sheet:
     """The whole score sheet of a partie: every hand, running totals, bonuses, money."""
-    players = [seat.player.name for seat in partie.seats.all()]
-    rules = partie.ruleset
-    hands = list(partie.hands.select_related("knocker").order_by("number"))
-    game = engine.Game.replay(players, rules, partie.first_dealer.name, map(hand_to_engine, hands))
+    hands = partie.hands.select_related("knocker").order_by("number")
+    game = engine.Game.replay(
+        partie.player_names, partie.ruleset, partie.first_dealer.name, map(hand_to_engine, hands)
+    )
+    return sheet_of(partie, game)
+
+
+def sheet_of(partie: Partie, game: engine.Game) -> Sheet:
+    """The score sheet of a partie from the engine's replay of its hands."""
+    players = list(game.players)
     rows = [
         SheetRow(
-            hand,
             line,
             [line.score.points if line.winner == name else None for name in players],
             [line.points[name] for name in players],
         )
-        for hand, line in zip(hands, game.lines, strict=True)
+        for line in game.lines
     ]
     tally = game.tally()
-    return Sheet(
-        partie,
-        players,
-        rules,
-        rows,
-        tally,
-        tally.settle(Decimal(partie.stake), rules.money_unit),
-        game.dealer,
-    )
+    payments = tally.settle(Decimal(partie.stake), game.rules.money_unit)
+    return Sheet(partie, players, game.rules, rows, tally, payments, game.dealer)
 
 
 def partie_record(partie: Partie) -> Record:
     """The partie as a game record (FORMAT.md), ready to export."""
-    players = tuple(seat.player.name for seat in partie.seats.all())
+    players = tuple(partie.player_names)
     hands = tuple(map(hand_to_engine, partie.hands.select_related("knocker").order_by("number")))
     return Record(
         partie.kind,
@@ -100,6 +98,7 @@ def partie_record(partie: Partie) -> Record:
 
 
 def partie_changes(partie: Partie) -> QuerySet[HandChange]:
+    """The audit trail, newest first."""
     return partie.changes.select_related("user")
 
 

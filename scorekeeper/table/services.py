@@ -8,6 +8,7 @@ raises ``engine.HandError`` and leaves the database as it was.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from decimal import Decimal
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -80,27 +81,26 @@ def partie_import(*, owner: AbstractBaseUser, record: Record) -> Partie:
     return partie
 
 
+@dataclass(frozen=True)
+class Written:
+    """What a write to the hands leaves: its audit entry and the engine's replay."""
+
+    change: HandChange
+    game: engine.Game
+
+
 @transaction.atomic
-def hand_record(*, partie: Partie, hand: engine.Hand, user: AbstractBaseUser) -> Hand:
+def hand_record(*, partie: Partie, hand: engine.Hand, user: AbstractBaseUser) -> Written:
     """Add the next hand; refused once the partie is over."""
     partie, names, players, hands = _locked(partie)
-    game = _replay(partie, names, [*map(hand_to_engine, hands), hand], changed=len(hands) + 1)
-    saved = Hand.objects.create(
-        partie=partie, number=len(hands) + 1, **hand_from_engine(hand, players)
-    )
-    HandChange.objects.create(
-        partie=partie,
-        hand_number=saved.number,
-        action=HandChange.Action.RECORDED,
-        user=user,
-        after=hand_json(hand),
-    )
-    _save_result(partie, names, game)
-    return saved
+    number = len(hands) + 1
+    game = _replay(partie, names, [*map(hand_to_engine, hands), hand], changed=number)
+    Hand.objects.create(partie=partie, number=number, **hand_from_engine(hand, players))
+    return _written(partie, names, game, user, HandChange.Action.RECORDED, number, after=hand)
 
 
 @transaction.atomic
-def hand_edit(*, partie: Partie, number: int, hand: engine.Hand, user: AbstractBaseUser) -> Hand:
+def hand_edit(*, partie: Partie, number: int, hand: engine.Hand, user: AbstractBaseUser) -> Written:
     """Correct an earlier hand; every hand after it is scored again."""
     partie, names, players, hands = _locked(partie)
     target = _nth(hands, number)
@@ -110,20 +110,13 @@ def hand_edit(*, partie: Partie, number: int, hand: engine.Hand, user: AbstractB
     for field, value in hand_from_engine(hand, players).items():
         setattr(target, field, value)
     target.save()
-    HandChange.objects.create(
-        partie=partie,
-        hand_number=number,
-        action=HandChange.Action.EDITED,
-        user=user,
-        before=hand_json(before),
-        after=hand_json(hand),
+    return _written(
+        partie, names, game, user, HandChange.Action.EDITED, number, before=before, after=hand
     )
-    _save_result(partie, names, game)
-    return target
 
 
 @transaction.atomic
-def hand_delete(*, partie: Partie, number: int, user: AbstractBaseUser) -> None:
+def hand_delete(*, partie: Partie, number: int, user: AbstractBaseUser) -> Written:
     """Remove a hand; the hands after it move up one number and are scored again."""
     partie, names, _, hands = _locked(partie)
     target = _nth(hands, number)
@@ -135,14 +128,31 @@ def hand_delete(*, partie: Partie, number: int, user: AbstractBaseUser) -> None:
     for h in later:  # renumber in order so that the unique (partie, number) holds at every step
         h.number -= 1
         h.save(update_fields=["number"])
-    HandChange.objects.create(
+    before = hand_to_engine(target)
+    return _written(partie, names, game, user, HandChange.Action.DELETED, number, before=before)
+
+
+def _written(
+    partie: Partie,
+    names: list[str],
+    game: engine.Game,
+    user: AbstractBaseUser,
+    action: HandChange.Action,
+    number: int,
+    before: engine.Hand | None = None,
+    after: engine.Hand | None = None,
+) -> Written:
+    """Keep the change in the audit trail and refresh the cached result."""
+    change = HandChange.objects.create(
         partie=partie,
         hand_number=number,
-        action=HandChange.Action.DELETED,
+        action=action,
         user=user,
-        before=hand_json(hand_to_engine(target)),
+        before=hand_json(before) if before else None,
+        after=hand_json(after) if after else None,
     )
     _save_result(partie, names, game)
+    return Written(change, game)
 
 
 def _check_names(names: Sequence[str]) -> None:
@@ -159,10 +169,15 @@ def _check_names(names: Sequence[str]) -> None:
 
 
 def _locked(partie: Partie) -> tuple[Partie, list[str], dict[str, Player], list[Hand]]:
-    """The partie locked for this transaction, its seated names, players and hands."""
+    """The partie locked for this transaction, its seated names, players and hands.
+
+    The seats are fixed when a partie starts, so the caller's (usually prefetched)
+    seats serve; the partie row itself is read again under the lock.
+    """
+    seats = list(partie.seats.all())
     partie = Partie.objects.select_for_update().get(pk=partie.pk)
-    seats = list(partie.seats.select_related("player"))
     players = {seat.player.name: seat.player for seat in seats}
+    partie.first_dealer = next(p for p in players.values() if p.pk == partie.first_dealer_id)
     hands = list(partie.hands.select_related("knocker").order_by("number"))
     return partie, [seat.player.name for seat in seats], players, hands
 

@@ -15,6 +15,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
+from django_htmx.http import reswap, retarget, trigger_client_event
 
 from scorekeeper import engine
 from scorekeeper.engine.record import RecordError, record_json
@@ -132,18 +133,39 @@ def _render_table(
 @require_POST
 def hand_create(request: HttpRequest, pk: int) -> HttpResponse:
     partie = _owned_partie(request, pk)
-    sheet = selectors.partie_sheet(partie)
-    form = _hand_form(sheet, request.POST)
+    form = HandForm(request.POST, players=partie.player_names, rules=partie.ruleset)
     if form.is_valid():
         try:
-            services.hand_record(partie=partie, hand=form.cleaned_data["hand"], user=request.user)
+            written = services.hand_record(
+                partie=partie, hand=form.cleaned_data["hand"], user=request.user
+            )
         except engine.HandError as error:
             form.add_engine_error(error, explain(error))
         else:
             if not request.htmx:
                 return redirect(partie)
-            return _render_table(request, selectors.partie_sheet(partie))
-    return _render_table(request, sheet, form=form, status=200 if request.htmx else 400)
+            return _render_recorded(request, partie, written)
+    if request.htmx:  # only the form comes back, with each error beside its field
+        response = render(
+            request, "table/partie_detail.html#hand-form", {"partie": partie, "form": form}
+        )
+        return reswap(retarget(response, "#hand-form"), "outerHTML")
+    return _render_table(request, selectors.partie_sheet(partie), form=form, status=400)
+
+
+def _render_recorded(
+    request: HttpRequest, partie: Partie, written: services.Written
+) -> HttpResponse:
+    """The HTMX answer to a recorded hand: the new row and the regions it changed."""
+    sheet = selectors.sheet_of(partie, written.game)
+    context = {"sheet": sheet, "partie": partie, "change": written.change}
+    if sheet.is_over:  # the form goes, the end bonuses and the settlement come
+        response = render(request, "table/partie_detail.html#closing", context)
+        return reswap(retarget(response, "#table"), "outerHTML")
+    if request.POST.get("form_had_errors"):  # a clean form replaces the one with errors
+        context["form"] = _hand_form(sheet)
+    response = render(request, "table/partie_detail.html#recorded", context)
+    return trigger_client_event(response, "hand-recorded")
 
 
 @login_required
@@ -151,11 +173,10 @@ def hand_create(request: HttpRequest, pk: int) -> HttpResponse:
 def hand_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     partie = _owned_partie(request, pk)
     hand = get_object_or_404(partie.hands.select_related("knocker"), number=number)
-    sheet = selectors.partie_sheet(partie)
     form = HandForm(
         request.POST or None,
-        players=sheet.players,
-        rules=sheet.rules,
+        players=partie.player_names,
+        rules=partie.ruleset,
         initial=HandForm.initial_for(hand),
     )
     if request.method == "POST" and form.is_valid():

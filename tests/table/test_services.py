@@ -88,7 +88,8 @@ def test_partie_start_seats_a_known_player_again_instead_of_a_copy(owner, start_
 
 
 def test_hand_record_appends_the_hand_and_updates_state_and_summary(owner, partie):
-    saved = services.hand_record(partie=partie, hand=K(5, 27, knocker="Anna"), user=owner)
+    services.hand_record(partie=partie, hand=K(5, 27, knocker="Anna"), user=owner)
+    saved = Hand.objects.get(partie=partie, number=1)
 
     partie.refresh_from_db()
     assert saved.number == 1
@@ -168,7 +169,8 @@ def test_hand_edit_scores_every_later_hand_again_and_keeps_before_and_after(
     play(partie, worked_example[:4])  # Anna 22 + 51 = 73, Ben 36 + 10 = 46
     assert partie.summary["totals"] == {"Anna": 73, "Ben": 46}
 
-    edited = services.hand_edit(partie=partie, number=1, hand=K(5, 7, knocker="Anna"), user=owner)
+    services.hand_edit(partie=partie, number=1, hand=K(5, 7, knocker="Anna"), user=owner)
+    edited = Hand.objects.get(partie=partie, number=1)
 
     partie.refresh_from_db()
     assert (edited.number, edited.knocker_deadwood, edited.defender_deadwood) == (1, 5, 7)

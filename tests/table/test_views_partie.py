@@ -270,7 +270,7 @@ def test_recording_a_hand_by_plain_post_redirects_to_the_sheet(client_owner, own
     assert HandChange.objects.get(partie=partie).user == owner
 
 
-def test_recording_a_hand_by_htmx_returns_only_the_table_with_the_new_total(
+def test_recording_a_hand_by_htmx_returns_the_new_row_and_the_regions_it_changed(
     client_owner, partie, play
 ):
     play(partie, [engine.Hand.knock(5, 27, knocker="Anna")])
@@ -280,14 +280,62 @@ def test_recording_a_hand_by_htmx_returns_only_the_table_with_the_new_total(
     )
 
     assert response.status_code == 200
+    assert "HX-Retarget" not in response  # the row goes to the form's target, #sheet-body
     html = response.content.decode()
     assert "<html" not in html
     assert "<h1>" not in html
-    assert html.lstrip().startswith('<section id="table"')
-    assert '<span class="gain">+17</span><span class="total">17</span>' in html
-    assert '<span class="total">22</span>' in html
+    # the new row only, last, with Ben's gain and running total and Anna's unchanged 22
+    row = html[html.rindex('<tr class="hand') :]
+    assert '<span class="gain">+17</span><span class="total">17</span>' in row
+    assert '<span class="total">22</span>' in row
+    assert html.count('<tr class="hand') == 1
+    # out of band: the status, the footer and the change trail's new entry
+    assert '<p id="status" class="status" hx-swap-oob="true">' in html
     assert "Hand 3: Anna deals." in html  # Ben won, Anna lost: she deals
+    assert '<tfoot id="sheet-foot" hx-swap-oob="true">' in html
+    assert 'hx-swap-oob="afterbegin:#trail-list"' in html and "hand 2 recorded" in html
+    # the form empties itself on the event; the server sends no new one
+    assert '<form id="hand-form"' not in html
+    assert json.loads(response["HX-Trigger"]) == {"hand-recorded": {}}
     assert Hand.objects.filter(partie=partie).count() == 2
+
+
+def test_a_hand_recorded_after_an_error_brings_a_clean_form(client_owner, partie):
+    response = client_owner.post(
+        reverse("hand_create", args=[partie.pk]), knock(dk=11, dd=30), **HTMX
+    )
+    assert 'name="form_had_errors"' in response.content.decode()
+
+    response = client_owner.post(
+        reverse("hand_create", args=[partie.pk]),
+        knock(dk=5, dd=30) | {"form_had_errors": "1"},
+        **HTMX,
+    )
+
+    html = response.content.decode()
+    form = html[html.index('<form id="hand-form"') : html.index("</form>")]
+    assert 'hx-swap-oob="true"' in form
+    assert 'class="error"' not in form and 'value="5"' not in form
+    assert Hand.objects.filter(partie=partie).count() == 1
+
+
+def test_the_hand_that_ends_the_partie_by_htmx_returns_the_whole_table_with_the_settlement(
+    client_owner, partie, play, worked_example
+):
+    play(partie, worked_example[:-1])
+
+    response = client_owner.post(
+        reverse("hand_create", args=[partie.pk]), knock("Anna", 2, 30), **HTMX
+    )
+
+    assert response["HX-Retarget"] == "#table"
+    assert response["HX-Reswap"] == "outerHTML"
+    html = response.content.decode()
+    assert html.lstrip().startswith('<section id="table"')
+    assert "The partie is over: Anna won." in html
+    assert "Ben pays Anna 175 points" in html and "8.75" in html
+    assert '<form id="hand-form"' not in html
+    assert "hand 6 recorded" in html
 
 
 def test_recording_no_game_needs_no_knocker_or_deadwood(client_owner, partie):
@@ -317,14 +365,17 @@ def test_a_knock_over_the_limit_is_shown_beside_the_knockers_deadwood_and_not_sa
     assert state_of(partie) == before
 
 
-def test_a_knock_over_the_limit_by_htmx_returns_the_table_with_the_error(client_owner, partie):
+def test_a_knock_over_the_limit_by_htmx_returns_the_form_with_the_error(client_owner, partie):
     response = client_owner.post(
         reverse("hand_create", args=[partie.pk]), knock(dk=11, dd=30), **HTMX
     )
 
     assert response.status_code == 200  # HTMX swaps 2xx only
+    assert response["HX-Retarget"] == "#hand-form"
     html = response.content.decode()
     assert "<html" not in html
+    assert html.lstrip().startswith('<form id="hand-form"')
+    assert 'value="11"' in html  # what was typed stays
     assert "A knock with 11 deadwood is over the knock limit of 10." in html
     assert Hand.objects.filter(partie=partie).count() == 0
 
@@ -362,7 +413,7 @@ def test_the_hand_edit_page_is_filled_with_the_hand(client_owner, partie, play):
     assert f'href="{reverse("hand_delete", args=[partie.pk, 2])}"' in html
     assert 'name="defender_deadwood" value="16"' in html
     assert '<input type="radio" name="knocker" value="Ben" id="id_knocker_1" checked>' in html
-    assert '<input type="radio" name="kind" value="gin" id="id_kind_1" required checked>' in html
+    assert '<input type="radio" name="kind" value="gin" id="id_kind_1" checked required>' in html
 
 
 def test_editing_a_hand_by_post_saves_it_and_redirects(client_owner, owner, partie, play):

@@ -2,6 +2,7 @@
 
 from django import template
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from scorekeeper import engine
 from scorekeeper.table.forms import PRESET_NAMES, describe_rule
@@ -41,17 +42,19 @@ def card(code: str) -> str:
         return code
 
 
+OUTCOME_LABELS = {
+    "knock": gettext_lazy("Knock"),
+    "undercut": gettext_lazy("Undercut"),
+    "gin": gettext_lazy("Gin"),
+    "big_gin": gettext_lazy("Big gin"),
+    "no_game": gettext_lazy("No game"),
+    "void": gettext_lazy("Void"),
+}
+
+
 @register.filter
 def outcome_label(outcome: engine.Outcome) -> str:
-    labels = {
-        "knock": _("Knock"),
-        "undercut": _("Undercut"),
-        "gin": _("Gin"),
-        "big_gin": _("Big gin"),
-        "no_game": _("No game"),
-        "void": _("Void"),
-    }
-    return labels[str(outcome)]
+    return str(OUTCOME_LABELS[outcome])
 
 
 @register.simple_tag
