@@ -144,3 +144,49 @@ def test_tally_in_process_exits_with_status_2_on_a_bad_record():
     assert (
         err.getvalue() == "error: hand 2: a knock with 12 deadwood is over the knock limit of 10\n"
     )
+
+
+# Every kind of session: the checked tally of each kind's record (RULES.md §4, §6, §7).
+
+
+@pytest.mark.parametrize("kind", ["hollywood", "match", "partnership"])
+def test_tally_prints_the_checked_tally_of_each_kind(kind):
+    result = tally(str(RECORDS / f"{kind}.json"))
+    assert result.returncode == 0, result.stderr
+    expected = json.loads((RECORDS / f"{kind}_tally.json").read_text(encoding="utf-8"))
+    assert json.loads(result.stdout) == expected
+    assert result.stderr == ""
+
+
+def test_tally_of_a_hollywood_record_doubles_game_3_in_the_settlement():
+    result = json.loads(tally(str(RECORDS / "hollywood.json")).stdout)
+    assert [game["net"] for game in result["games"]] == [208, 202, 160]
+    assert [line["amount"] for line in result["settlement"]] == ["20.80", "20.20", "32.00"]
+
+
+def test_tally_of_a_match_record_names_the_match_winner():
+    result = json.loads(tally(str(RECORDS / "match.json")).stdout)
+    assert result["match"] == {"best_of": 3, "games_won": {"Anna": 2, "Ben": 1}, "winner": "Anna"}
+
+
+def test_tally_of_a_partnership_record_names_both_next_dealers():
+    result = json.loads(tally(str(RECORDS / "partnership.json")).stdout)
+    assert result["next_dealer"] == ["Ben", "Dan"]
+    assert result["teams"] == [["Anna", "Clara"], ["Ben", "Dan"]]
+
+
+def test_a_bad_partnership_round_names_its_hand_and_table():
+    record = json.loads((RECORDS / "partnership.json").read_text(encoding="utf-8"))
+    record["hands"][0]["tables"][1]["knocker"] = "Ben"
+    result = tally("-", stdin=json.dumps(record).encode())
+    assert result.returncode == 2
+    assert result.stderr == (
+        "error: hand 1, table 2: 'Ben' is not a player of this table: choose Clara or Dan\n"
+    )
+
+
+def test_a_chouette_record_is_not_supported_yet():
+    record = {"kind": "chouette", "players": ["X", "Y", "Z"]}
+    result = tally("-", stdin=json.dumps(record).encode())
+    assert result.returncode == 2
+    assert result.stderr == "error: kind 'chouette' is not supported yet\n"

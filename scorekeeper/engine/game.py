@@ -29,19 +29,19 @@ from .rules import DealerRule, Ruleset, Shutout, preset  # noqa: F401 (preset: d
 
 
 class GameClosedError(HandError):
-    """A hand entered after the game reached its target."""
+    """A hand entered after the game (or the whole session) is over."""
 
-    def __init__(self, message: str):
-        super().__init__("game_closed", message)
+    def __init__(self, message: str, code: str = "game_closed"):
+        super().__init__(code, message)
 
 
 class PlayerError(HandError):
-    """A hand naming a player who is not seated in this game."""
+    """A hand naming a player who is not seated in this game (or at this table)."""
 
-    def __init__(self, name: object, players: Sequence[str]):
+    def __init__(self, name: object, players: Sequence[str], where: str = "game"):
         super().__init__(
             "unknown_player",
-            f"{name!r} is not a player of this game: choose {' or '.join(players)}",
+            f"{name!r} is not a player of this {where}: choose {' or '.join(players)}",
             field="knocker",
             name=name,
         )
@@ -67,6 +67,7 @@ class Line:
     winner: str | None
     points: dict[str, int]  # running totals after this hand
     boxes: dict[str, int]
+    game: int = 1  # the game of a match the hand belongs to
 
 
 @dataclass(frozen=True)
@@ -148,6 +149,46 @@ def _shutout_extra(final: Final, rules: Ruleset) -> int:
     }.get(rules.shutout, 0)
 
 
+def seat(players: Sequence[str], count: int, what: str) -> tuple[str, ...]:
+    """The players of a session, checked: ``count`` different names."""
+    seated = tuple(players)
+    if len(seated) != count or len(set(seated)) != count:
+        words = {2: "two", 4: "four"}
+        raise ValueError(f"{what} needs {words.get(count, count)} different player names")
+    return seated
+
+
+def score_seated(
+    hand: Hand, rules: Ruleset, players: tuple[str, str], where: str = "game"
+) -> tuple[HandScore, str | None]:
+    """Score a hand between two seated players: its score and its winner (None: nobody).
+
+    Raises HandError for a hand that cannot have happened at this table.
+    """
+    if hand.knocker is not None and hand.knocker not in players:
+        raise PlayerError(hand.knocker, players, where)
+    score = score_hand(hand, rules)
+    if score.outcome.is_scored and hand.knocker is None:
+        raise HandError("knocker_missing", "say who knocked", field="knocker")
+    if score.knocker_wins is None:
+        return score, None
+    other = players[1] if hand.knocker == players[0] else players[0]
+    return score, hand.knocker if score.knocker_wins else other
+
+
+def next_dealer(rules: Ruleset, players: tuple[str, str], dealer: str, winner: str | None) -> str:
+    """Who deals after a hand dealt by ``dealer`` and won by ``winner`` (RULES.md §2.10)."""
+    if winner is None:  # no game or void: the same dealer deals again
+        return dealer
+    rule = rules.dealer_rule
+    if rule == DealerRule.WINNER:
+        return winner
+    loser = players[1] if winner == players[0] else players[0]
+    if rule == DealerRule.LOSER:
+        return loser
+    return players[1] if dealer == players[0] else players[0]
+
+
 class Game:
     """Two players, one column each, hands recorded in order until the target.
 
@@ -155,10 +196,10 @@ class Game:
     never entered, always derived.
     """
 
+    kind = "two_player"
+
     def __init__(self, players: Sequence[str], rules: Ruleset, first_dealer: str | None = None):
-        if len(players) != 2 or players[0] == players[1]:
-            raise ValueError("a two-player game needs two different player names")
-        self.players = tuple(players)
+        self.players = seat(players, 2, "a two-player game")
         self.rules = rules
         first_dealer = self.players[0] if first_dealer is None else first_dealer
         if first_dealer not in self.players:
@@ -191,14 +232,8 @@ class Game:
                 f"the game is over: {self.winner} reached "
                 f"{self.points[self.winner]} of {self.rules.target}"
             )
-        if hand.knocker is not None and hand.knocker not in self.players:
-            raise PlayerError(hand.knocker, self.players)
-        score = score_hand(hand, self.rules)
-        if score.outcome.is_scored and hand.knocker is None:
-            raise HandError("knocker_missing", "say who knocked", field="knocker")
-        winner = None
-        if score.knocker_wins is not None:
-            winner = hand.knocker if score.knocker_wins else self.opponent(hand.knocker)
+        score, winner = score_seated(hand, self.rules, self.players)
+        if winner is not None:
             self.points[winner] += score.points
             self.boxes[winner] += score.boxes
             if self.points[winner] >= self.rules.target:
@@ -218,17 +253,17 @@ class Game:
         return line
 
     def _next_dealer(self, winner: str | None) -> str:
-        if winner is None:  # no game or void: the same dealer deals again
-            return self.dealer
-        rule = self.rules.dealer_rule
-        if rule == DealerRule.WINNER:
-            return winner
-        if rule == DealerRule.LOSER:
-            return self.opponent(winner)
-        return self.opponent(self.dealer)
+        return next_dealer(self.rules, self.players, self.dealer, winner)
 
     def tally(self) -> Tally:
         return final_tally(self.points, self.boxes, self.winner, self.rules)
+
+    def games(self) -> list[Tally]:
+        """The session interface: a two-player session is one game."""
+        return [self.tally()]
+
+    def settle(self, stake: Decimal) -> list[Payment]:
+        return self.tally().settle(stake, self.rules.money_unit)
 
 
 __all__ = [
@@ -241,4 +276,7 @@ __all__ = [
     "Tally",
     "final_tally",
     "money",
+    "next_dealer",
+    "score_seated",
+    "seat",
 ]

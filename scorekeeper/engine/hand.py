@@ -43,6 +43,7 @@ class HandError(ValueError):
     def __init__(self, code: str, message: str, *, field: str | None = None, **params: Any):
         super().__init__(message)
         self.code, self.field, self.params = code, field, params
+        self.table: int | None = None  # partnership: the table (1 or 2) of the refused hand
 
 
 class HandKind(enum.StrEnum):
@@ -162,7 +163,9 @@ def score_hand(hand: Hand, rules: Ruleset) -> HandScore:
     if kind == HandKind.BIG_GIN and rules.big_gin_bonus is None:
         raise HandError("big_gin_off", "big gin is not played under these rules", field="kind")
     m = multiplier(rules, hand.upcard)
-    if kind == HandKind.GIN and dd == 0 and rules.round_the_corner:
+    # Round-the-corner allows lay-offs against a gin (a big gin too): if they bring
+    # the defender to 0, the hand is void (§10.4).
+    if kind in (HandKind.GIN, HandKind.BIG_GIN) and dd == 0 and rules.round_the_corner:
         return HandScore(Outcome.VOID, None, 0, 0, m)
 
     if kind == HandKind.GIN:

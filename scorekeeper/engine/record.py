@@ -1,11 +1,21 @@
 """Game records (FORMAT.md): read one, replay it, and tally it as JSON data.
 
+Every kind of session reads, replays and tallies the same way; a partnership's
+hands are rounds of two tables.
+
 >>> record = parse_record({"kind": "two_player", "players": ["Anna", "Ben"], "stake": "0.05",
 ...     "hands": [{"knocker": "Anna", "gin": True, "defender_deadwood": 70},
 ...               {"knocker": "Anna", "knocker_deadwood": 3, "defender_deadwood": 20}]})
 >>> data = tally(record)
 >>> data["games"][0]["shutout"], data["settlement"]
 (True, [{'from': 'Ben', 'to': 'Anna', 'points': 347, 'amount': '17.35'}])
+>>> record = parse_record({"kind": "partnership", "players": ["A", "B", "C", "D"],
+...     "rules": {"preset": "partnership"}, "hands": [{"tables": [
+...         {"knocker": "A", "knocker_deadwood": 4, "defender_deadwood": 20},
+...         {"knocker": "C", "knocker_deadwood": 2, "defender_deadwood": 14}]}]})
+>>> data = tally(record)
+>>> data["teams"], data["games"][0]["players"]["A & C"]["points"], data["next_dealer"]
+([['A', 'C'], ['B', 'D']], 28, ['B', 'D'])
 """
 
 from __future__ import annotations
@@ -16,13 +26,16 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from .cards import Card, CardError
-from .game import Game, Payment, Tally
+from .game import Payment, Tally
 from .hand import Hand, HandError, HandKind
+from .match import Match
+from .partnership import Partnership, Round
 from .rules import RulesError, Ruleset
+from .sessions import KINDS, SESSION_KINDS, Session, seats, session_class
 
 FORMAT = "scorekeeper/1"
-KINDS = ("two_player", "hollywood", "chouette", "three_player", "partnership", "match")
-SUPPORTED_KINDS = ("two_player",)
+SUPPORTED_KINDS = tuple(kind for kind in KINDS if kind in SESSION_KINDS)
+_COUNT_WORDS = {2: "two", 4: "four"}
 
 
 class RecordError(ValueError):
@@ -40,7 +53,7 @@ class Record:
     players: tuple[str, ...]
     first_dealer: str | None
     stake: Decimal
-    hands: tuple[Hand, ...] = field(default=())
+    hands: tuple[Hand | Round, ...] = field(default=())  # rounds for a partnership
 
 
 def loads(text: str) -> Record:
@@ -63,10 +76,14 @@ def parse_record(data: Any) -> Record:
     if fmt != FORMAT:
         errors.append(f"unknown format {fmt!r}: expected {FORMAT!r}")
     kind = data.get("kind", "two_player")
-    if kind not in KINDS:
+    count = None  # players the kind seats; unknown while the kind is not supported
+    if not isinstance(kind, str) or kind not in KINDS:
         errors.append(f"unknown kind {kind!r}: choose one of {', '.join(KINDS)}")
+        kind = "two_player"  # read the rest as far as it goes
     elif kind not in SUPPORTED_KINDS:
         errors.append(f"kind {kind!r} is not supported yet")
+    else:
+        count = seats(kind)
     raw_rules = data.get("rules", {})
     rules_stake = "0"
     if isinstance(raw_rules, dict):  # a stake among the rules counts when the record has none
@@ -78,14 +95,16 @@ def parse_record(data: Any) -> Record:
         errors.append(f"rules: {error}")
         rules = Ruleset()
     players = data.get("players")
-    if (
-        not isinstance(players, list)
-        or len(players) != 2
-        or not all(isinstance(p, str) and p.strip() for p in players)
-        or len(set(players)) != 2
-    ):
-        errors.append("players: a two-player record names two different players")
-        players = ["?", "??"]
+    names = isinstance(players, list) and all(isinstance(p, str) and p.strip() for p in players)
+    if not names or len(set(players)) != len(players) or len(players) != (count or len(players)):
+        if count is None:
+            errors.append("players: give the players as a list of different names")
+        else:
+            label = kind.replace("_", "-")
+            errors.append(
+                f"players: a {label} record names {_COUNT_WORDS[count]} different players"
+            )
+        players = ["?" * n for n in range(1, (count or 2) + 1)]
     first_dealer = data.get("first_dealer")
     if first_dealer is not None and first_dealer not in players:
         errors.append(f"first_dealer: {first_dealer!r} is not one of the players")
@@ -94,15 +113,42 @@ def parse_record(data: Any) -> Record:
     if not isinstance(raw_hands, list):
         errors.append("hands: a list of hands is expected")
         raw_hands = []
-    hands = []
+    read = parse_round if kind == Partnership.kind else parse_hand
+    hands: list[Hand | Round] = []
     for number, raw in enumerate(raw_hands, start=1):
         try:
-            hands.append(parse_hand(raw))
+            hands.append(read(raw))
         except (HandError, CardError) as error:
-            errors.append(f"hand {number}: {error}")
+            errors.append(problem(number, error))
     if errors:
         raise RecordError(errors)
     return Record(kind, rules, tuple(players), first_dealer, stake, tuple(hands))
+
+
+def problem(number: int, error: Exception) -> str:
+    """The error line of a refused hand: ``hand N: ...``, or ``hand N, table T: ...``."""
+    table = getattr(error, "table", None)
+    where = f"hand {number}" if table is None else f"hand {number}, table {table}"
+    return f"{where}: {error}"
+
+
+def parse_round(raw: Any) -> Round:
+    """One round of a partnership record: ``{"tables": [HAND, HAND]}``."""
+    tables = raw.get("tables") if isinstance(raw, dict) else None
+    if not isinstance(tables, list) or len(tables) != 2:
+        raise HandError(
+            "round_malformed",
+            'a partnership hand is a round of two tables: {"tables": [HAND, HAND]}',
+        )
+    hands = []
+    for number, table in enumerate(tables, start=1):
+        try:
+            hands.append(parse_hand(table))
+        except (HandError, CardError) as error:
+            refusal = error if isinstance(error, HandError) else HandError("bad_card", str(error))
+            refusal.table = number
+            raise refusal from None
+    return Round((hands[0], hands[1]))
 
 
 def parse_hand(raw: Any) -> Hand:
@@ -149,31 +195,49 @@ def _stake(value: Any, errors: list[str]) -> Decimal:
     return stake
 
 
-def replay(record: Record) -> Game:
-    """Play the record's hands in order; every refused hand is one error line."""
-    game = Game(record.players, record.rules, record.first_dealer)
+def replay(record: Record) -> Session:
+    """Play the record's hands in order; every refused hand is one error line.
+
+    The session is the kind's: a Game, Hollywood, Match or Partnership.
+    """
+    try:
+        session = session_class(record.kind)(record.players, record.rules, record.first_dealer)
+    except ValueError as error:  # an unsupported kind, the wrong players, a stranger dealing
+        raise RecordError([str(error)]) from None
     errors = []
-    for number, hand in enumerate(record.hands, start=1):
+    for number, entry in enumerate(record.hands, start=1):
         try:
-            game.record(hand)
+            session.record(entry)
         except HandError as error:
-            errors.append(f"hand {number}: {error}")
+            errors.append(problem(number, error))
     if errors:
         raise RecordError(errors)
-    return game
+    return session
+
+
+session_of = replay
 
 
 def tally(record: Record) -> dict[str, Any]:
-    """The tally of FORMAT.md for a record."""
-    game = replay(record)
-    result = game.tally()
-    payments = result.settle(record.stake, record.rules.money_unit)
-    return {
-        "games": [game_json(1, result)],
+    """The tally of FORMAT.md for a record of any supported kind."""
+    session = replay(record)
+    payments = session.settle(record.stake)
+    dealer = session.dealer
+    result: dict[str, Any] = {
+        "games": [game_json(n, game) for n, game in enumerate(session.games(), start=1)],
         "settlement": [payment_json(p) for p in payments],
         "balances": balances_json(record.players, payments, record.rules.money_unit),
-        "next_dealer": game.dealer,
+        "next_dealer": list(dealer) if isinstance(dealer, tuple) else dealer,
     }
+    if isinstance(session, Match):
+        result["match"] = {
+            "best_of": record.rules.best_of,
+            "games_won": session.games_won(),
+            "winner": session.winner,
+        }
+    if isinstance(session, Partnership):
+        result["teams"] = [list(team) for team in session.teams]
+    return result
 
 
 def game_json(number: int, result: Tally) -> dict[str, Any]:
@@ -244,6 +308,15 @@ def hand_json(hand: Hand) -> dict[str, Any]:
     return data
 
 
+def round_json(round_: Round) -> dict[str, Any]:
+    """A partnership round as a record writes it (the inverse of parse_round)."""
+    return {"tables": [hand_json(hand) for hand in round_.tables]}
+
+
+def entry_json(entry: Hand | Round) -> dict[str, Any]:
+    return round_json(entry) if isinstance(entry, Round) else hand_json(entry)
+
+
 def record_json(record: Record) -> dict[str, Any]:
     changes = record.rules.changes_from_preset()
     return {
@@ -253,5 +326,5 @@ def record_json(record: Record) -> dict[str, Any]:
         "players": list(record.players),
         "first_dealer": record.first_dealer,
         "stake": str(record.stake),
-        "hands": [hand_json(h) for h in record.hands],
+        "hands": [entry_json(h) for h in record.hands],
     }

@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from scorekeeper import engine
 from scorekeeper.engine.record import RecordError, loads
 
-from .models import Hand
+from .models import Hand, Partie
 
 PRESET_LABELS = {
     "classic": _("Classic (German rules: undercut 10, gin 20, box 20)"),
@@ -19,6 +19,8 @@ PRESET_LABELS = {
     "oklahoma": _("Oklahoma (the upcard sets the knock limit, spades double)"),
     "straight": _("Straight gin (gin only, no knocking)"),
     "round_the_corner": _("Round the corner (K-A-2 runs, ace 15 in deadwood)"),
+    "hollywood": _("Hollywood (classic values, three games at once)"),
+    "partnership": _("Partnership (classic values, target 125)"),
 }
 
 PRESET_NAMES = {
@@ -129,25 +131,9 @@ def rule_initial(ruleset: engine.Ruleset) -> dict[str, Any]:
     return values
 
 
-class PartieStartForm(forms.Form):
-    """Two names, a preset, any rule overridden, a stake and who deals first."""
+class RulesForm(forms.Form):
+    """A preset and every rule, each overridable; cleans into ``cleaned_data["ruleset"]``."""
 
-    player_1 = forms.CharField(label=_("First player"), max_length=60)
-    player_2 = forms.CharField(label=_("Second player"), max_length=60)
-    first_dealer = forms.ChoiceField(
-        label=_("First dealer"),
-        choices=[("1", _("First player")), ("2", _("Second player"))],
-        initial="1",
-        widget=forms.RadioSelect,
-    )
-    stake = forms.DecimalField(
-        label=_("Stake per point"),
-        min_value=0,
-        max_digits=10,
-        decimal_places=4,
-        initial=Decimal("0"),
-        help_text=_("Money per point, e.g. 0.05; 0 to play for honour."),
-    )
     preset = forms.ChoiceField(
         label=_("Rules"), choices=list(PRESET_LABELS.items()), initial="classic"
     )
@@ -166,17 +152,8 @@ class PartieStartForm(forms.Form):
     def rule_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in engine.PARAMETERS]
 
-    def clean_player_1(self) -> str:
-        return self.cleaned_data["player_1"].strip()
-
-    def clean_player_2(self) -> str:
-        return self.cleaned_data["player_2"].strip()
-
     def clean(self) -> dict[str, Any]:
         data = super().clean()
-        one, two = data.get("player_1"), data.get("player_2")
-        if one and two and one.casefold() == two.casefold():
-            self.add_error("player_2", _("The two players need different names."))
         preset = data.get("preset")
         if preset and data.get("shown_preset") != preset:
             raise forms.ValidationError(_("The preset changed."), code="preset_changed")
@@ -193,9 +170,62 @@ class PartieStartForm(forms.Form):
             values["knock_limit"] = int(values["knock_limit"])
         return values
 
+
+KIND_HELP = _("A partnership seats four: the first and third play against the second and fourth.")
+SEATS = (_("First player"), _("Second player"), _("Third player"), _("Fourth player"))
+
+
+class PartieStartForm(RulesForm):
+    """The kind of partie, the names, a stake and who deals first, and the rules."""
+
+    kind = forms.ChoiceField(
+        label=_("Kind"),
+        choices=Partie.Kind.choices,
+        initial=Partie.Kind.TWO_PLAYER,
+        widget=forms.RadioSelect,
+        help_text=KIND_HELP,
+    )
+    player_1 = forms.CharField(label=SEATS[0], max_length=60)
+    player_2 = forms.CharField(label=SEATS[1], max_length=60)
+    player_3 = forms.CharField(label=SEATS[2], max_length=60, required=False)
+    player_4 = forms.CharField(label=SEATS[3], max_length=60, required=False)
+    first_dealer = forms.ChoiceField(
+        label=_("First dealer"),
+        choices=[(str(n), label) for n, label in enumerate(SEATS, start=1)],
+        initial="1",
+        widget=forms.RadioSelect,
+    )
+    stake = forms.DecimalField(
+        label=_("Stake per point"),
+        min_value=0,
+        max_digits=10,
+        decimal_places=4,
+        initial=Decimal("0"),
+        help_text=_("Money per point, e.g. 0.05; 0 to play for honour."),
+    )
+    field_order = ["kind", "player_1", "player_2", "player_3", "player_4", "first_dealer"]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        seats = 4 if data.get("kind") == Partie.Kind.PARTNERSHIP else 2
+        names = [(data.get(f"player_{n}") or "").strip() for n in range(1, 5)]
+        for n in range(seats + 1, 5):
+            if names[n - 1]:
+                self.add_error(f"player_{n}", _("Only a partnership seats four players."))
+        for n in range(1, seats + 1):
+            field = f"player_{n}"
+            if not names[n - 1] and field not in self.errors:
+                self.add_error(field, _("Enter a name."))
+            elif names[n - 1].casefold() in (m.casefold() for m in names[: n - 1]):
+                self.add_error(field, _("Each player needs a name of their own."))
+        if int(data.get("first_dealer") or 1) > seats:
+            self.add_error("first_dealer", _("The first dealer must be one of the players."))
+        data["names"] = names[:seats]
+        return data
+
     @property
     def first_dealer_name(self) -> str:
-        return self.cleaned_data["player_" + self.cleaned_data["first_dealer"]]
+        return self.cleaned_data["names"][int(self.cleaned_data["first_dealer"]) - 1]
 
 
 class HandForm(forms.Form):
@@ -230,7 +260,7 @@ class HandForm(forms.Form):
     def __init__(self, *args: Any, players: list[str], rules: engine.Ruleset, **kwargs: Any):
         super().__init__(*args, **kwargs)
         self.fields["knocker"].choices = [(name, name) for name in players]
-        self.rules = rules
+        self.players, self.rules = players, rules
         if not rules.is_oklahoma:
             del self.fields["upcard"]
         if rules.big_gin_bonus is None:
@@ -291,6 +321,54 @@ class HandForm(forms.Form):
             "defender_deadwood": hand.defender_deadwood,
             "upcard": hand.upcard,
         }
+
+
+class RoundForm:
+    """A partnership round: one hand form per table (prefixes t1 and t2)."""
+
+    def __init__(
+        self,
+        data: Any = None,
+        *,
+        players: list[str],
+        rules: engine.Ruleset,
+        initial: list[dict] | None = None,
+    ):
+        initial = initial or [{}, {}]
+        self.tables = [
+            HandForm(data, players=players[0:2], rules=rules, prefix="t1", initial=initial[0]),
+            HandForm(data, players=players[2:4], rules=rules, prefix="t2", initial=initial[1]),
+        ]
+        self.cleaned_data: dict[str, Any] = {}
+
+    def is_valid(self) -> bool:
+        valid = [form.is_valid() for form in self.tables]  # every table shows its errors
+        if all(valid):
+            hands = tuple(form.cleaned_data["hand"] for form in self.tables)
+            self.cleaned_data["hand"] = engine.Round(tables=hands)
+        return all(valid)
+
+    @property
+    def errors(self) -> bool:
+        return any(form.errors for form in self.tables)
+
+    def add_engine_error(self, error: engine.HandError, message: str) -> None:
+        table = error.table if error.table in (1, 2) else 1
+        self.tables[table - 1].add_engine_error(error, message)
+
+    @classmethod
+    def initial_for(cls, hands: list[Hand]) -> list[dict]:
+        return [HandForm.initial_for(hand) for hand in sorted(hands, key=lambda h: h.table)]
+
+
+def entry_form(partie: Partie, data: Any = None, hands: list[Hand] | None = None):
+    """The form for one entry of the partie: a hand, or a round of two tables."""
+    players, rules = partie.player_names, partie.ruleset
+    if partie.kind == Partie.Kind.PARTNERSHIP:
+        initial = RoundForm.initial_for(hands) if hands else None
+        return RoundForm(data, players=players, rules=rules, initial=initial)
+    initial = HandForm.initial_for(hands[0]) if hands else None
+    return HandForm(data, players=players, rules=rules, initial=initial)
 
 
 class ImportForm(forms.Form):

@@ -32,6 +32,9 @@ MESSAGES = {
     "unknown_player": gettext_lazy("%(name)s is not a player of this partie."),
     "knocker_missing": gettext_lazy("Say who knocked, or choose no game."),
     "later_hand_refused": gettext_lazy("Hand %(number)s would then be refused: %(reason)s"),
+    "match_over": gettext_lazy("The match is over: it takes no more hands."),
+    "round_expected": gettext_lazy("A partnership records rounds: one hand at each table."),
+    "round_tables": gettext_lazy("A round has two tables, one hand at each."),
 }
 
 

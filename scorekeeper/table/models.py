@@ -48,8 +48,11 @@ class Player(models.Model):
 class Partie(models.Model):
     """One game of hands played to the target, under the rules fixed at its start."""
 
-    class Kind(models.TextChoices):
+    class Kind(models.TextChoices):  # the session kinds of the engine
         TWO_PLAYER = "two_player", _("Two players")
+        HOLLYWOOD = "hollywood", _("Hollywood (three games at once)")
+        MATCH = "match", _("Match (best of several games)")
+        PARTNERSHIP = "partnership", _("Partnership (four players, two tables)")
 
     class State(models.TextChoices):
         RUNNING = "running", _("running")
@@ -143,6 +146,8 @@ class Hand(models.Model):
 
     partie = models.ForeignKey(Partie, on_delete=models.CASCADE, related_name="hands")
     number = models.PositiveIntegerField(_("number"))
+    # A partnership round is two hands with one number, one per table.
+    table = models.PositiveSmallIntegerField(_("table"), default=1)
     kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
     knocker = models.ForeignKey(
         Player,
@@ -166,7 +171,9 @@ class Hand(models.Model):
         verbose_name_plural = _("hands")
         ordering = ["partie", "number"]
         constraints = [
-            models.UniqueConstraint(fields=["partie", "number"], name="hand_number_per_partie")
+            models.UniqueConstraint(
+                fields=["partie", "number", "table"], name="hand_number_per_partie"
+            )
         ]
 
     def __str__(self) -> str:
@@ -181,9 +188,10 @@ class HandChange(models.Model):
         EDITED = "edited", _("edited")
         DELETED = "deleted", _("deleted")
         IMPORTED = "imported", _("imported")
+        RULES = "rules", _("rules changed")
 
     partie = models.ForeignKey(Partie, on_delete=models.CASCADE, related_name="changes")
-    hand_number = models.PositiveIntegerField(_("hand"))
+    hand_number = models.PositiveIntegerField(_("hand"), null=True, blank=True)
     action = models.CharField(_("action"), max_length=10, choices=Action.choices)
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -226,3 +234,25 @@ def hand_to_engine(hand: Hand) -> engine.Hand:
         defender_deadwood=hand.defender_deadwood,
         upcard=engine.Card.parse(hand.upcard) if hand.upcard else None,
     )
+
+
+Entry = engine.Hand | engine.Round  # what one number of a partie holds
+
+
+def entries_to_engine(kind: str, hands: list[Hand]) -> list[Entry]:
+    """The partie's entries in order: hands, or for a partnership rounds of two tables."""
+    if kind != Partie.Kind.PARTNERSHIP:
+        return [hand_to_engine(hand) for hand in hands]
+    tables: dict[int, dict[int, engine.Hand]] = {}
+    for hand in hands:
+        tables.setdefault(hand.number, {})[hand.table] = hand_to_engine(hand)
+    return [engine.Round(tables=(t[1], t[2])) for _, t in sorted(tables.items())]
+
+
+def entry_rows(entry: Entry, players: dict[str, Player]) -> list[dict]:
+    """The Hand rows (field values) that store one entry: one per table."""
+    hands = entry.tables if isinstance(entry, engine.Round) else (entry,)
+    return [
+        {"table": table, **hand_from_engine(hand, players)}
+        for table, hand in enumerate(hands, start=1)
+    ]

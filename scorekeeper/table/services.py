@@ -18,7 +18,16 @@ from django.utils import timezone
 from scorekeeper import engine
 from scorekeeper.engine.record import Record, RecordError, hand_json, replay
 
-from .models import Hand, HandChange, Partie, Player, Seat, hand_from_engine, hand_to_engine
+from .models import (
+    Entry,
+    Hand,
+    HandChange,
+    Partie,
+    Player,
+    Seat,
+    entries_to_engine,
+    entry_rows,
+)
 
 
 def player_for(*, owner: AbstractBaseUser, name: str) -> Player:
@@ -32,21 +41,22 @@ def partie_start(
     owner: AbstractBaseUser,
     names: Sequence[str],
     rules: engine.Ruleset,
+    kind: str = Partie.Kind.TWO_PLAYER,
     stake: Decimal = Decimal(0),
     first_dealer: str | None = None,
 ) -> Partie:
     """Seat the players and fix the rules; the first named deals unless told otherwise."""
     names = [name.strip() for name in names]
-    engine.Game(names, rules, first_dealer)  # the engine checks the seating
+    session = engine.session_class(kind)(names, rules, first_dealer)  # checks the seating
     players = [player_for(owner=owner, name=name) for name in names]
     dealer = players[names.index(first_dealer)] if first_dealer else players[0]
     partie = Partie.objects.create(
-        owner=owner, rules=rules.to_dict(), stake=stake, first_dealer=dealer
+        owner=owner, kind=kind, rules=rules.to_dict(), stake=stake, first_dealer=dealer
     )
     Seat.objects.bulk_create(
         Seat(partie=partie, player=p, position=i) for i, p in enumerate(players)
     )
-    _save_result(partie, names, engine.Game(names, rules, first_dealer))
+    _save_result(partie, session)
     return partie
 
 
@@ -54,93 +64,134 @@ def partie_start(
 def partie_import(*, owner: AbstractBaseUser, record: Record) -> Partie:
     """A new partie from a game record; a refused hand raises RecordError naming it."""
     _check_names(record.players)
-    game = replay(record)
+    session = replay(record)
     partie = partie_start(
         owner=owner,
         names=record.players,
         rules=record.rules,
+        kind=record.kind,
         stake=record.stake,
         first_dealer=record.first_dealer,
     )
     players = {seat.player.name: seat.player for seat in partie.seats.select_related("player")}
     Hand.objects.bulk_create(
-        Hand(partie=partie, number=n, **hand_from_engine(h, players))
-        for n, h in enumerate(record.hands, start=1)
+        Hand(partie=partie, number=number, **row)
+        for number, entry in enumerate(record.hands, start=1)
+        for row in entry_rows(entry, players)
     )
     HandChange.objects.bulk_create(
         HandChange(
             partie=partie,
-            hand_number=n,
+            hand_number=number,
             action=HandChange.Action.IMPORTED,
             user=owner,
-            after=hand_json(h),
+            after=entry_json(entry),
         )
-        for n, h in enumerate(record.hands, start=1)
+        for number, entry in enumerate(record.hands, start=1)
     )
-    _save_result(partie, list(record.players), game)
+    _save_result(partie, session)
     return partie
 
 
 @dataclass(frozen=True)
 class Written:
-    """What a write to the hands leaves: its audit entry and the engine's replay."""
+    """What a write leaves: its audit entry and the engine's replay of the partie."""
 
     change: HandChange
-    game: engine.Game
+    session: engine.Session
 
 
 @transaction.atomic
-def hand_record(*, partie: Partie, hand: engine.Hand, user: AbstractBaseUser) -> Written:
-    """Add the next hand; refused once the partie is over."""
-    partie, names, players, hands = _locked(partie)
-    number = len(hands) + 1
-    game = _replay(partie, names, [*map(hand_to_engine, hands), hand], changed=number)
-    Hand.objects.create(partie=partie, number=number, **hand_from_engine(hand, players))
-    return _written(partie, names, game, user, HandChange.Action.RECORDED, number, after=hand)
+def hand_record(*, partie: Partie, hand: Entry, user: AbstractBaseUser) -> Written:
+    """Add the next hand (a round of two hands in a partnership); refused once it is over."""
+    partie, players, rows = _locked(partie)
+    entries = entries_to_engine(partie.kind, rows)
+    number = len(entries) + 1
+    session = _replay(partie, list(players), [*entries, hand], changed=number)
+    Hand.objects.bulk_create(
+        Hand(partie=partie, number=number, **row) for row in entry_rows(hand, players)
+    )
+    return _written(partie, session, user, HandChange.Action.RECORDED, number, after=hand)
 
 
 @transaction.atomic
-def hand_edit(*, partie: Partie, number: int, hand: engine.Hand, user: AbstractBaseUser) -> Written:
+def hand_edit(*, partie: Partie, number: int, hand: Entry, user: AbstractBaseUser) -> Written:
     """Correct an earlier hand; every hand after it is scored again."""
-    partie, names, players, hands = _locked(partie)
-    target = _nth(hands, number)
-    before = hand_to_engine(target)
-    new_hands = [hand if h.number == number else hand_to_engine(h) for h in hands]
-    game = _replay(partie, names, new_hands, changed=number)
-    for field, value in hand_from_engine(hand, players).items():
-        setattr(target, field, value)
-    target.save()
+    partie, players, rows = _locked(partie)
+    entries = entries_to_engine(partie.kind, rows)
+    before = _nth(entries, number)
+    new = [hand if n == number else e for n, e in _numbered(entries)]
+    session = _replay(partie, list(players), new, changed=number)
+    targets = {row.table: row for row in rows if row.number == number}
+    for fields in entry_rows(hand, players):
+        target = targets[fields["table"]]
+        for field, value in fields.items():
+            setattr(target, field, value)
+        target.save()
     return _written(
-        partie, names, game, user, HandChange.Action.EDITED, number, before=before, after=hand
+        partie, session, user, HandChange.Action.EDITED, number, before=before, after=hand
     )
 
 
 @transaction.atomic
 def hand_delete(*, partie: Partie, number: int, user: AbstractBaseUser) -> Written:
     """Remove a hand; the hands after it move up one number and are scored again."""
-    partie, names, _, hands = _locked(partie)
-    target = _nth(hands, number)
-    game = _replay(
-        partie, names, [hand_to_engine(h) for h in hands if h.number != number], changed=number
+    partie, players, rows = _locked(partie)
+    entries = entries_to_engine(partie.kind, rows)
+    before = _nth(entries, number)
+    rest = [e for n, e in _numbered(entries) if n != number]
+    session = _replay(partie, list(players), rest, changed=number)
+    Hand.objects.filter(partie=partie, number=number).delete()
+    for row in rows:  # in order, so that the unique (partie, number, table) holds at every step
+        if row.number > number:
+            row.number -= 1
+            row.save(update_fields=["number"])
+    return _written(partie, session, user, HandChange.Action.DELETED, number, before=before)
+
+
+@transaction.atomic
+def partie_rules_change(
+    *, partie: Partie, rules: engine.Ruleset, user: AbstractBaseUser
+) -> Written:
+    """Play the partie under other rules from its first hand on: an explicit, audited act."""
+    partie, players, rows = _locked(partie)
+    before = partie.rules
+    partie.rules = rules.to_dict()
+    session = _replay(partie, list(players), entries_to_engine(partie.kind, rows), changed=0)
+    partie.save(update_fields=["rules"])
+    change = HandChange.objects.create(
+        partie=partie, action=HandChange.Action.RULES, user=user, before=before, after=partie.rules
     )
-    target.delete()
-    later = [h for h in hands if h.number > number]
-    for h in later:  # renumber in order so that the unique (partie, number) holds at every step
-        h.number -= 1
-        h.save(update_fields=["number"])
-    before = hand_to_engine(target)
-    return _written(partie, names, game, user, HandChange.Action.DELETED, number, before=before)
+    _save_result(partie, session)
+    return Written(change, session)
+
+
+def partie_replay(partie: Partie, rules: engine.Ruleset | None = None) -> engine.Session:
+    """The partie's hands replayed, under other rules when given; nothing is saved."""
+    rows = list(partie.hands.select_related("knocker").order_by("number", "table"))
+    session = engine.session_class(partie.kind)(
+        partie.player_names, rules or partie.ruleset, partie.first_dealer.name
+    )
+    for number, entry in _numbered(entries_to_engine(partie.kind, rows)):
+        _record(session, number, entry, changed=0)
+    return session
+
+
+def entry_json(entry: Entry) -> dict:
+    """A hand, or a partnership round, as a game record writes it."""
+    if isinstance(entry, engine.Round):
+        return {"tables": [hand_json(hand) for hand in entry.tables]}
+    return hand_json(entry)
 
 
 def _written(
     partie: Partie,
-    names: list[str],
-    game: engine.Game,
+    session: engine.Session,
     user: AbstractBaseUser,
     action: HandChange.Action,
     number: int,
-    before: engine.Hand | None = None,
-    after: engine.Hand | None = None,
+    before: Entry | None = None,
+    after: Entry | None = None,
 ) -> Written:
     """Keep the change in the audit trail and refresh the cached result."""
     change = HandChange.objects.create(
@@ -148,11 +199,11 @@ def _written(
         hand_number=number,
         action=action,
         user=user,
-        before=hand_json(before) if before else None,
-        after=hand_json(after) if after else None,
+        before=entry_json(before) if before else None,
+        after=entry_json(after) if after else None,
     )
-    _save_result(partie, names, game)
-    return Written(change, game)
+    _save_result(partie, session)
+    return Written(change, session)
 
 
 def _check_names(names: Sequence[str]) -> None:
@@ -168,8 +219,8 @@ def _check_names(names: Sequence[str]) -> None:
         raise RecordError(errors)
 
 
-def _locked(partie: Partie) -> tuple[Partie, list[str], dict[str, Player], list[Hand]]:
-    """The partie locked for this transaction, its seated names, players and hands.
+def _locked(partie: Partie) -> tuple[Partie, dict[str, Player], list[Hand]]:
+    """The partie locked for this transaction, its seated players by name and its hands.
 
     The seats are fixed when a partie starts, so the caller's (usually prefetched)
     seats serve; the partie row itself is read again under the lock.
@@ -178,50 +229,58 @@ def _locked(partie: Partie) -> tuple[Partie, list[str], dict[str, Player], list[
     partie = Partie.objects.select_for_update().get(pk=partie.pk)
     players = {seat.player.name: seat.player for seat in seats}
     partie.first_dealer = next(p for p in players.values() if p.pk == partie.first_dealer_id)
-    hands = list(partie.hands.select_related("knocker").order_by("number"))
-    return partie, [seat.player.name for seat in seats], players, hands
+    rows = list(partie.hands.select_related("knocker").order_by("number", "table"))
+    return partie, players, rows
 
 
-def _nth(hands: list[Hand], number: int) -> Hand:
-    for hand in hands:
-        if hand.number == number:
-            return hand
-    raise Hand.DoesNotExist(f"hand {number} does not exist")
+def _numbered(entries: list[Entry]) -> list[tuple[int, Entry]]:
+    return list(enumerate(entries, start=1))
 
 
-def _replay(
-    partie: Partie, names: list[str], hands: list[engine.Hand], changed: int
-) -> engine.Game:
-    """Score all hands; a hand refused after the changed one is named in the error."""
-    game = engine.Game(names, partie.ruleset, partie.first_dealer.name)
-    for number, hand in enumerate(hands, start=1):
-        try:
-            game.record(hand)
-        except engine.HandError as error:
-            if number <= changed:
-                raise
-            raise engine.HandError(
-                "later_hand_refused",
-                f"hand {number} would then be refused: {error}",
-                number=number,
-                reason=error,
-            ) from error
-    return game
+def _nth(entries: list[Entry], number: int) -> Entry:
+    if not 1 <= number <= len(entries):
+        raise Hand.DoesNotExist(f"hand {number} does not exist")
+    return entries[number - 1]
 
 
-def _save_result(partie: Partie, names: list[str], game: engine.Game) -> None:
+def _replay(partie: Partie, names: list[str], entries: list[Entry], changed: int) -> engine.Session:
+    """Score all entries; a hand refused after the changed one is named in the error."""
+    session = engine.session_class(partie.kind)(names, partie.ruleset, partie.first_dealer.name)
+    for number, entry in _numbered(entries):
+        _record(session, number, entry, changed)
+    return session
+
+
+def _record(session: engine.Session, number: int, entry: Entry, changed: int) -> None:
+    try:
+        session.record(entry)
+    except engine.HandError as error:
+        if number == changed:
+            raise
+        raise engine.HandError(
+            "later_hand_refused",
+            f"hand {number} would then be refused: {error}",
+            number=number,
+            reason=error,
+        ) from error
+
+
+def _save_result(partie: Partie, session: engine.Session) -> None:
     """Refresh the cached state and summary from the engine's replay."""
-    tally = game.tally()
-    partie.state = Partie.State.CLOSED if tally.closed else Partie.State.RUNNING
-    if tally.closed and partie.closed_at is None:
+    games = session.games()
+    over = session.is_over()
+    partie.state = Partie.State.CLOSED if over else Partie.State.RUNNING
+    if over and partie.closed_at is None:
         partie.closed_at = timezone.now()
-    elif not tally.closed:
+    elif not over:
         partie.closed_at = None
+    totals = [{name: final.total for name, final in game.players.items()} for game in games]
     partie.summary = {
-        "players": names,
-        "hands": len(game.lines),
-        "totals": {name: tally.players[name].total for name in names},
-        "winner": tally.winner,
-        "next_dealer": game.dealer,
+        "players": list(session.players),
+        "hands": len(session.lines),
+        "totals": totals[-1],  # the game being played, or the last one
+        "games": totals,
+        "winner": getattr(session, "winner", None),  # Hollywood has none: three games
+        "next_dealer": session.dealer,
     }
     partie.save(update_fields=["state", "closed_at", "summary"])

@@ -13,5 +13,6 @@ urlpatterns = [
     path("parties/<int:pk>/hands/<int:number>/edit/", views.hand_edit, name="hand_edit"),
     path("parties/<int:pk>/hands/<int:number>/delete/", views.hand_delete, name="hand_delete"),
     path("parties/<int:pk>/export/", views.partie_export, name="partie_export"),
+    path("parties/<int:pk>/rules/", views.partie_rules_change, name="partie_rules_change"),
     path("shared/<str:token>/", views.shared_partie, name="shared_partie"),
 ]

@@ -10,7 +10,7 @@ from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import UserCreationForm
 from django.core.exceptions import NON_FIELD_ERRORS
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
@@ -21,19 +21,17 @@ from scorekeeper import engine
 from scorekeeper.engine.record import RecordError, record_json
 
 from . import selectors, services
-from .forms import HandForm, ImportForm, PartieStartForm, rule_initial
+from .forms import ImportForm, PartieStartForm, RulesForm, entry_form, rule_initial
 from .messages import explain
 from .models import Partie
+
+PRESET_NOTICE = "The rule values are now those of the preset you chose: check them and start."
 
 
 def _owned_partie(request: HttpRequest, pk: int) -> Partie:
     """The user's own partie; anyone else's is a 404, never a 403 that confirms it exists."""
     queryset = selectors.partie_with_players(Partie.objects.filter(owner=request.user))
     return get_object_or_404(queryset, pk=pk)
-
-
-def _hand_form(sheet: selectors.Sheet, data=None) -> HandForm:
-    return HandForm(data, players=sheet.players, rules=sheet.rules)
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -50,6 +48,13 @@ def signup(request: HttpRequest) -> HttpResponse:
     return render(request, "registration/signup.html", {"form": form})
 
 
+def _with_preset_values(form_class: type[RulesForm], form: RulesForm, **initial) -> RulesForm:
+    """Without JavaScript a new preset arrives with the old values: show its own."""
+    preset = form.cleaned_data["preset"]
+    values = {**form.data.dict(), **rule_initial(engine.preset(preset)), "shown_preset": preset}
+    return form_class(initial=values | initial)
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def partie_new(request: HttpRequest) -> HttpResponse:
@@ -60,25 +65,15 @@ def partie_new(request: HttpRequest) -> HttpResponse:
             data = form.cleaned_data
             partie = services.partie_start(
                 owner=request.user,
-                names=[data["player_1"], data["player_2"]],
+                names=data["names"],
                 rules=data["ruleset"],
+                kind=data["kind"],
                 stake=data["stake"],
                 first_dealer=form.first_dealer_name,
             )
             return redirect(partie)
         if form.has_error(NON_FIELD_ERRORS, "preset_changed"):
-            # Without JavaScript a new preset arrives with the old values: show its own.
-            preset = form.cleaned_data["preset"]
-            form = PartieStartForm(
-                initial={
-                    **form.data.dict(),
-                    **rule_initial(engine.preset(preset)),
-                    "shown_preset": preset,
-                }
-            )
-            notice = _(
-                "The rule values are now those of the preset you chose: check them and start."
-            )
+            form, notice = _with_preset_values(PartieStartForm, form), _(PRESET_NOTICE)
     return render(request, "table/partie_new.html", {"form": form, "notice": notice})
 
 
@@ -88,10 +83,34 @@ def partie_rules(request: HttpRequest) -> HttpResponse:
     preset = request.GET.get("preset", "classic")
     if preset not in engine.PRESETS:
         preset = "classic"
-    form = PartieStartForm(
+    form = RulesForm(
         initial={**rule_initial(engine.preset(preset)), "shown_preset": preset, "preset": preset}
     )
-    return render(request, "table/partie_new.html#rules", {"form": form})
+    return render(request, "table/_rules_fields.html#rules", {"form": form})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def partie_rules_change(request: HttpRequest, pk: int) -> HttpResponse:
+    """Change a running partie's rules: a preview of the totals first, then the change."""
+    partie = _owned_partie(request, pk)
+    current = {**rule_initial(partie.ruleset), "shown_preset": partie.ruleset.preset}
+    form = RulesForm(request.POST or None, initial=current | {"preset": partie.ruleset.preset})
+    context = {"partie": partie, "form": form, "before": selectors.partie_sheet(partie)}
+    if request.method == "POST" and form.is_valid():
+        rules = form.cleaned_data["ruleset"]
+        try:
+            if request.POST.get("confirm"):
+                services.partie_rules_change(partie=partie, rules=rules, user=request.user)
+                return redirect(partie)
+            context["after"] = selectors.sheet_of(partie, services.partie_replay(partie, rules))
+        except engine.HandError as error:
+            form.add_error(None, explain(error))
+    elif request.method == "POST" and form.has_error(NON_FIELD_ERRORS, "preset_changed"):
+        context["form"] = _with_preset_values(RulesForm, form)
+        context["notice"] = _(PRESET_NOTICE)
+    status = 400 if form.errors and "notice" not in context else 200
+    return render(request, "table/partie_rules.html", context, status=status)
 
 
 @login_required
@@ -110,12 +129,12 @@ def shared_partie(request: HttpRequest, token: str) -> HttpResponse:
 def _render_table(
     request: HttpRequest,
     sheet: selectors.Sheet,
-    form: HandForm | None = None,
+    form=None,
     read_only: bool = False,
     status: int = 200,
 ) -> HttpResponse:
     if form is None and not read_only and not sheet.is_over:
-        form = _hand_form(sheet)
+        form = entry_form(sheet.partie)
     context = {
         "sheet": sheet,
         "partie": sheet.partie,
@@ -133,7 +152,7 @@ def _render_table(
 @require_POST
 def hand_create(request: HttpRequest, pk: int) -> HttpResponse:
     partie = _owned_partie(request, pk)
-    form = HandForm(request.POST, players=partie.player_names, rules=partie.ruleset)
+    form = entry_form(partie, request.POST)
     if form.is_valid():
         try:
             written = services.hand_record(
@@ -156,14 +175,19 @@ def hand_create(request: HttpRequest, pk: int) -> HttpResponse:
 def _render_recorded(
     request: HttpRequest, partie: Partie, written: services.Written
 ) -> HttpResponse:
-    """The HTMX answer to a recorded hand: the new row and the regions it changed."""
-    sheet = selectors.sheet_of(partie, written.game)
+    """The HTMX answer to a recorded hand: the new row and the regions it changed.
+
+    A two-player hand that does not end the partie appends one row; otherwise (the
+    end, a new match game, a Hollywood column closing) the whole table comes back.
+    """
+    sheet = selectors.sheet_of(partie, written.session)
     context = {"sheet": sheet, "partie": partie, "change": written.change}
-    if sheet.is_over:  # the form goes, the end bonuses and the settlement come
-        response = render(request, "table/partie_detail.html#closing", context)
+    if sheet.is_over or partie.kind != Partie.Kind.TWO_PLAYER:
+        context["form"] = None if sheet.is_over else entry_form(partie)
+        response = render(request, "table/partie_detail.html#table-and-change", context)
         return reswap(retarget(response, "#table"), "outerHTML")
     if request.POST.get("form_had_errors"):  # a clean form replaces the one with errors
-        context["form"] = _hand_form(sheet)
+        context["form"] = entry_form(partie)
     response = render(request, "table/partie_detail.html#recorded", context)
     return trigger_client_event(response, "hand-recorded")
 
@@ -172,13 +196,10 @@ def _render_recorded(
 @require_http_methods(["GET", "POST"])
 def hand_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     partie = _owned_partie(request, pk)
-    hand = get_object_or_404(partie.hands.select_related("knocker"), number=number)
-    form = HandForm(
-        request.POST or None,
-        players=partie.player_names,
-        rules=partie.ruleset,
-        initial=HandForm.initial_for(hand),
-    )
+    hands = list(partie.hands.select_related("knocker").filter(number=number))
+    if not hands:
+        raise Http404(_("There is no such hand."))
+    form = entry_form(partie, request.POST or None, hands)
     if request.method == "POST" and form.is_valid():
         try:
             services.hand_edit(
@@ -188,20 +209,16 @@ def hand_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
             form.add_engine_error(error, explain(error))
         else:
             return redirect(partie)
-    status = 400 if form.errors else 200
-    return render(
-        request,
-        "table/hand_edit.html",
-        {"partie": partie, "hand": hand, "form": form},
-        status=status,
-    )
+    context = {"partie": partie, "number": number, "form": form}
+    return render(request, "table/hand_edit.html", context, status=400 if form.errors else 200)
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def hand_delete(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     partie = _owned_partie(request, pk)
-    hand = get_object_or_404(partie.hands.select_related("knocker"), number=number)
+    if not partie.hands.filter(number=number).exists():
+        raise Http404(_("There is no such hand."))
     error = None
     if request.method == "POST":
         try:
@@ -210,12 +227,8 @@ def hand_delete(request: HttpRequest, pk: int, number: int) -> HttpResponse:
             error = explain(refusal)
         else:
             return redirect(partie)
-    return render(
-        request,
-        "table/hand_delete.html",
-        {"partie": partie, "hand": hand, "error": error},
-        status=400 if error else 200,
-    )
+    context = {"partie": partie, "number": number, "error": error}
+    return render(request, "table/hand_delete.html", context, status=400 if error else 200)
 
 
 @login_required
@@ -225,7 +238,7 @@ def partie_export(request: HttpRequest, pk: int) -> HttpResponse:
         record_json(selectors.partie_record(partie)),
         json_dumps_params={"indent": 2, "ensure_ascii": False},
     )
-    name = slugify("-".join(seat.player.name for seat in partie.seats.all())) or "partie"
+    name = slugify("-".join(partie.player_names)) or "partie"
     response["Content-Disposition"] = f'attachment; filename="partie-{partie.pk}-{name}.json"'
     return response
 

@@ -1,5 +1,10 @@
-"""Invariants of the engine over random rules and random valid hands (hypothesis)."""
+"""Invariants of the engine over random rules and random valid hands (hypothesis).
 
+The session invariants run over every supported kind: two-player, Hollywood,
+match and partnership.
+"""
+
+import dataclasses
 from decimal import Decimal
 
 import pytest
@@ -18,10 +23,13 @@ from scorekeeper.engine.hand import (
     knock_limit,
     score_hand,
 )
+from scorekeeper.engine.partnership import Round
 from scorekeeper.engine.record import Record, parse_record, record_json, tally
 from scorekeeper.engine.rules import PRESETS, DealerRule, OklahomaAce, Shutout, SpadeDouble, preset
+from scorekeeper.engine.sessions import SESSION_KINDS, session_class
 
 PLAYERS = ("A", "B")
+FOUR = ("A", "B", "C", "D")  # partnership: table 1 A v B, table 2 C v D
 
 cards = st.builds(Card, st.integers(1, len(RANKS)), st.sampled_from(Suit))
 bonuses = st.integers(0, 60)
@@ -56,7 +64,7 @@ def rulesets(draw, presets=PRESETS):
 
 
 @st.composite
-def hands(draw, rules):
+def hands(draw, rules, players=PLAYERS):
     """A hand that can have happened under the rules (its knocker named)."""
     upcard = draw(cards) if rules.is_oklahoma else None
     highest = MAX_DEADWOOD_ROUND_THE_CORNER if rules.round_the_corner else MAX_DEADWOOD
@@ -69,7 +77,7 @@ def hands(draw, rules):
     kind = draw(st.sampled_from(kinds))
     if kind == HandKind.NO_GAME:
         return Hand.no_game()
-    knocker = draw(st.sampled_from(PLAYERS))
+    knocker = draw(st.sampled_from(players))
     dd = draw(st.integers(0, highest))
     if kind == HandKind.KNOCK:
         return Hand.knock(draw(st.integers(1, limit)), dd, knocker=knocker, upcard=upcard)
@@ -231,3 +239,145 @@ def test_oklahoma_upcard_sets_the_limit_and_spades_double(rules, upcard, dk, dd)
     extra = rules.extra_boxes_gin if score.outcome == Outcome.GIN else extra
     boxes_doubled = doubled and rules.spade_double == SpadeDouble.POINTS_AND_BOXES
     assert score.boxes == (1 + extra) * (2 if boxes_doubled else 1)
+
+
+# Every kind of session.
+
+
+def entries(rules, kind):
+    """Entries a session of the kind records: hands, or rounds of two tables."""
+    if kind == "partnership":
+        tables = st.tuples(hands(rules, FOUR[:2]), hands(rules, FOUR[2:]))
+        return st.builds(Round, tables)
+    return hands(rules)
+
+
+@st.composite
+def sessions(draw, kinds=tuple(SESSION_KINDS)):
+    """A kind, its rules and first dealer, and the entries of a session as far as it went."""
+    kind = draw(st.sampled_from(kinds))
+    rules = draw(rulesets())
+    if kind == "match":
+        rules = rules.replace(best_of=draw(st.sampled_from([1, 3, 5, 7])))
+    players = FOUR if kind == "partnership" else PLAYERS
+    first_dealer = draw(st.sampled_from(players))
+    session = session_class(kind)(players, rules, first_dealer)
+    accepted = []
+    for entry in draw(st.lists(entries(rules, kind), max_size=40)):
+        if session.is_over():
+            break
+        session.record(entry)
+        accepted.append(entry)
+    return Record(kind, rules, players, first_dealer, Decimal("0.05"), tuple(accepted))
+
+
+def replayed(record):
+    return session_class(record.kind).replay(
+        record.players, record.rules, record.first_dealer, record.hands
+    )
+
+
+def winning_entry(session):
+    """An entry that A (and A's partner) win by at least 98 points."""
+    upcard = Card.parse("KH") if session.rules.is_oklahoma else None
+    hand = Hand.gin(MAX_DEADWOOD, knocker="A", upcard=upcard)
+    if session.kind == "partnership":
+        return Round((hand, Hand.gin(MAX_DEADWOOD, knocker="C", upcard=upcard)))
+    return hand
+
+
+def finish_session(session):
+    """Record winning entries until the session is over; return them."""
+    added = []
+    while not session.is_over():
+        added.append(winning_entry(session))
+        session.record(added[-1])
+    return added
+
+
+@given(sessions(), st.sampled_from(["0", "0.05", "0.125", "1", "3.333"]), st.booleans())
+def test_balances_sum_to_zero_for_every_kind(record, stake, finished):
+    if finished:  # every game closed: every kind settles something
+        added = finish_session(replayed(record))
+        record = dataclasses.replace(record, hands=record.hands + tuple(added))
+    record = dataclasses.replace(record, stake=Decimal(stake))
+    result = tally(record)
+    assert sum(b["points"] for b in result["balances"].values()) == 0
+    assert sum(Decimal(b["amount"]) for b in result["balances"].values()) == 0
+    for line in result["settlement"]:
+        assert line["points"] > 0
+
+
+@given(sessions(), st.data())
+def test_a_closed_session_refuses_another_entry_and_changes_nothing(record, data):
+    session = replayed(record)
+    finish_session(session)
+    before = (list(session.lines), session.games(), session.dealer, session.settle(Decimal(1)))
+    with pytest.raises(GameClosedError):
+        session.record(data.draw(entries(session.rules, session.kind)))
+    assert (list(session.lines), session.games(), session.dealer, session.settle(Decimal(1))) == (
+        before
+    )
+
+
+@given(sessions())
+def test_the_same_entries_give_the_same_tally_for_every_kind(record):
+    assert tally(record) == tally(record)
+    assert tally(parse_record(record_json(record))) == tally(record)
+    assert replayed(record).lines == replayed(record).lines
+
+
+@given(sessions(["hollywood"]))
+def test_hollywood_columns_fall_from_game_1_to_game_3_while_all_are_open(record):
+    for line in replayed(record).lines:
+        if not any(line.closed):
+            for player in PLAYERS:
+                assert line.points[0][player] >= line.points[1][player] >= line.points[2][player]
+
+
+@given(sessions(["hollywood"]))
+def test_every_scored_hollywood_hand_lands_in_an_open_game(record):
+    open_before = (True, True, True)
+    for line in replayed(record).lines:
+        if line.winner is not None:
+            assert line.entered
+            assert all(open_before[g] for g in line.entered)
+        else:
+            assert line.entered == ()
+        open_before = tuple(not closed for closed in line.closed)
+
+
+@given(sessions(["hollywood"]))
+def test_hollywood_games_close_exactly_when_a_column_reaches_the_target(record):
+    session = replayed(record)
+    for game, result in zip(range(3), session.games(), strict=True):
+        reached = max(session.points[game].values()) >= record.rules.target
+        assert result.closed == reached
+
+
+@given(sessions(["match"]))
+def test_a_match_closes_every_game_but_the_last_and_ends_on_a_majority(record):
+    match = replayed(record)
+    finish_session(match)
+    results = match.games()
+    assert all(result.closed for result in results)
+    won = match.games_won()
+    assert sum(won.values()) == len(results) <= record.rules.best_of
+    assert won[match.winner] == record.rules.best_of // 2 + 1
+    assert [line.game for line in match.lines] == sorted(line.game for line in match.lines)
+
+
+@given(sessions(["partnership"]))
+def test_a_partnership_round_gives_its_net_and_one_box_to_one_team_at_most(record):
+    previous = None
+    for line in replayed(record).lines:
+        raw = dict.fromkeys(line.points, 0)
+        for table in line.tables:
+            if table.winner is not None:
+                team = "A & C" if table.winner in ("A", "C") else "B & D"
+                raw[team] += table.score.points
+        net = raw["A & C"] - raw["B & D"]
+        assert line.gained == {"A & C": max(net, 0), "B & D": max(-net, 0)}
+        boxes = dict.fromkeys(line.points, 0) if previous is None else previous.boxes
+        assert sum(line.boxes.values()) - sum(boxes.values()) == (1 if net else 0)
+        previous = line

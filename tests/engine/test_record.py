@@ -7,13 +7,20 @@ from pathlib import Path
 import pytest
 
 from scorekeeper.engine.cards import Card
+from scorekeeper.engine.game import Game
 from scorekeeper.engine.hand import Hand, HandKind
+from scorekeeper.engine.hollywood import Hollywood
+from scorekeeper.engine.match import Match
+from scorekeeper.engine.partnership import Partnership, Round
 from scorekeeper.engine.record import (
     Record,
     RecordError,
     loads,
     parse_record,
     record_json,
+    replay,
+    round_json,
+    session_of,
     tally,
 )
 from scorekeeper.engine.rules import preset
@@ -334,3 +341,223 @@ def test_record_json_writes_the_format_names_and_only_the_changed_rules():
     assert data["rules"] == {"preset": "classic", "target": 250}
     assert data["stake"] == "0.05"
     assert data["hands"] == example()["hands"]
+
+
+# Every kind of session: Hollywood, match and partnership records (RULES.md §4, §6, §7).
+
+KIND_RECORDS = ["hollywood", "match", "partnership"]
+
+
+def kind_record(kind):
+    return json.loads(read(f"{kind}.json"))
+
+
+@pytest.mark.parametrize("kind", KIND_RECORDS)
+def test_each_kinds_record_tallies_exactly_to_its_checked_tally(kind):
+    # The *_tally.json files were checked by hand against RULES.md (figures below).
+    assert tally(loads(read(f"{kind}.json"))) == json.loads(read(f"{kind}_tally.json"))
+
+
+@pytest.mark.parametrize(
+    ("kind", "session_type"),
+    [
+        ("two_player", Game),
+        ("hollywood", Hollywood),
+        ("match", Match),
+        ("partnership", Partnership),
+    ],
+)
+def test_replay_and_session_of_give_the_kinds_session(kind, session_type):
+    name = "format_example.json" if kind == "two_player" else f"{kind}.json"
+    record = loads(read(name))
+    assert isinstance(replay(record), session_type)
+    assert isinstance(session_of(record), session_type)
+    assert replay(record).kind == kind
+
+
+def test_hollywood_tallies_three_games_and_doubles_game_3_in_the_settlement_only():
+    result = tally(loads(read("hollywood.json")))
+    assert [g["number"] for g in result["games"]] == [1, 2, 3]
+    assert [g["net"] for g in result["games"]] == [208, 202, 160]
+    assert [g["players"]["You"]["boxes"] for g in result["games"]] == [5, 4, 4]
+    assert result["settlement"][2] == {"from": "Opp", "to": "You", "points": 320, "amount": "32.00"}
+    assert result["balances"]["You"] == {"points": 730, "amount": "73.00"}
+
+
+def test_a_running_hollywood_session_tallies_three_running_games():
+    data = kind_record("hollywood")
+    data["hands"] = data["hands"][:7]
+    result = tally(parse_record(data))
+    assert [g["players"]["You"]["points"] for g in result["games"]] == [80, 62, 37]
+    assert [g["players"]["Opp"]["points"] for g in result["games"]] == [62, 50, 20]
+    assert [g["closed"] for g in result["games"]] == [False, False, False]
+    assert result["settlement"] == []
+
+
+def test_match_tallies_each_game_and_the_match():
+    result = tally(loads(read("match.json")))
+    assert [(g["winner"], g["net"]) for g in result["games"]] == [
+        ("Anna", 175),
+        ("Ben", 338),
+        ("Anna", 330),
+    ]
+    assert result["match"] == {"best_of": 3, "games_won": {"Anna": 2, "Ben": 1}, "winner": "Anna"}
+    assert [line["amount"] for line in result["settlement"]] == ["8.75", "16.90", "16.50"]
+    assert result["balances"]["Anna"] == {"points": 167, "amount": "8.35"}
+
+
+def test_a_match_whose_next_game_has_not_started_lists_only_the_games_played():
+    data = kind_record("match")
+    data["hands"] = data["hands"][:6]
+    result = tally(parse_record(data))
+    assert len(result["games"]) == 1
+    assert result["match"] == {"best_of": 3, "games_won": {"Anna": 1, "Ben": 0}, "winner": None}
+
+
+def test_partnership_tallies_the_team_columns_and_settles_opposite_numbers():
+    result = tally(loads(read("partnership.json")))
+    (game,) = result["games"]
+    assert list(game["players"]) == ["Anna & Clara", "Ben & Dan"]
+    assert (game["players"]["Anna & Clara"]["total"], game["players"]["Ben & Dan"]["total"]) == (
+        290,
+        70,
+    )
+    assert result["teams"] == [["Anna", "Clara"], ["Ben", "Dan"]]
+    assert result["next_dealer"] == ["Ben", "Dan"]
+    assert result["settlement"] == [
+        {"from": "Ben", "to": "Anna", "points": 220, "amount": "11.00"},
+        {"from": "Dan", "to": "Clara", "points": 220, "amount": "11.00"},
+    ]
+
+
+def test_partnership_hands_are_read_as_rounds():
+    record = loads(read("partnership.json"))
+    assert all(isinstance(entry, Round) for entry in record.hands)
+    assert record.hands[2].tables[0] == Hand.no_game()
+    assert round_json(record.hands[0]) == kind_record("partnership")["hands"][0]
+
+
+@pytest.mark.parametrize("kind", KIND_RECORDS)
+def test_record_json_parse_and_tally_round_trip_every_kind(kind):
+    record = loads(read(f"{kind}.json"))
+    written = json.loads(json.dumps(record_json(record)))
+    assert written["hands"] == kind_record(kind)["hands"]
+    assert parse_record(written) == record
+    assert tally(parse_record(written)) == tally(record)
+
+
+def test_record_json_keeps_the_hollywood_and_match_rule_changes():
+    assert record_json(loads(read("hollywood.json")))["rules"] == {
+        "preset": "hollywood",
+        "hollywood_game3_double": True,
+    }
+    assert record_json(loads(read("match.json")))["rules"] == {"preset": "classic", "best_of": 3}
+
+
+@pytest.mark.parametrize("kind", ["chouette", "three_player"])
+def test_chouette_and_three_player_are_not_supported_yet(kind):
+    data = example() | {"kind": kind, "players": ["X", "Y", "Z"]}
+    del data["first_dealer"]
+    assert errors_of(data) == [f"kind {kind!r} is not supported yet"]
+
+
+def test_a_record_of_an_unsupported_kind_cannot_be_replayed():
+    record = Record("chouette", preset("classic"), ("X", "Y", "Z"), None, Decimal(0))
+    with pytest.raises(RecordError) as error:
+        replay(record)
+    assert error.value.errors == ["kind 'chouette' is not supported yet"]
+
+
+def test_a_record_built_with_the_wrong_players_cannot_be_replayed():
+    record = Record("partnership", preset("partnership"), ("A", "B"), None, Decimal(0))
+    with pytest.raises(RecordError) as error:
+        replay(record)
+    assert error.value.errors == ["a partnership needs four different player names"]
+
+
+@pytest.mark.parametrize(
+    ("kind", "players", "line"),
+    [
+        ("hollywood", ["A", "B", "C"], "players: a hollywood record names two different players"),
+        ("match", ["A"], "players: a match record names two different players"),
+        ("partnership", ["A", "B"], "players: a partnership record names four different players"),
+        (
+            "partnership",
+            ["A", "B", "C", "A"],
+            "players: a partnership record names four different players",
+        ),
+        ("chouette", ["X", "X"], "players: give the players as a list of different names"),
+    ],
+)
+def test_the_wrong_players_for_the_kind_are_refused(kind, players, line):
+    data = {"kind": kind, "players": players}
+    assert line in errors_of(data)
+
+
+def test_a_partnership_first_dealer_may_be_any_of_the_four():
+    data = kind_record("partnership") | {"first_dealer": "Clara", "hands": []}
+    assert tally(parse_record(data))["next_dealer"] == ["Anna", "Clara"]
+    (line,) = errors_of(data | {"first_dealer": "Eve"})
+    assert line == "first_dealer: 'Eve' is not one of the players"
+
+
+def test_a_bad_partnership_hand_names_its_round_and_table():
+    data = kind_record("partnership")
+    data["hands"][1]["tables"][1]["knocker"] = "Anna"
+    data["hands"][2]["tables"][0] = {
+        "knocker": "Ben",
+        "knocker_deadwood": 12,
+        "defender_deadwood": 30,
+    }
+    assert errors_of(data) == [
+        "hand 2, table 2: 'Anna' is not a player of this table: choose Clara or Dan",
+        "hand 3, table 1: a knock with 12 deadwood is over the knock limit of 10",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("entry", "line"),
+    [
+        (
+            {"knocker": "Anna", "knocker_deadwood": 3, "defender_deadwood": 15},
+            "hand 1: a partnership hand is a round",
+        ),
+        ({"tables": [{"no_game": True}]}, "hand 1: a partnership hand is a round"),
+        ({"tables": ["gin", {"no_game": True}]}, "hand 1, table 1: a hand is a JSON object"),
+        (
+            {
+                "tables": [
+                    {"no_game": True},
+                    {"knocker": "Dan", "gin": True, "defender_deadwood": 3, "upcard": "1X"},
+                ]
+            },
+            "hand 1, table 2: '1X' is not a card",
+        ),
+        (
+            {"tables": [{"no_game": True}, {"knocker_deadwood": 3}]},
+            "hand 1, table 2: say who knocked",
+        ),
+    ],
+)
+def test_a_malformed_round_names_its_round_and_table(entry, line):
+    data = kind_record("partnership") | {"hands": [entry]}
+    (error,) = errors_of(data)
+    assert error.startswith(line)
+
+
+def test_a_round_after_the_partnership_game_closed_names_the_round():
+    data = kind_record("partnership")
+    data["hands"].append({"tables": [{"no_game": True}, {"no_game": True}]})
+    assert errors_of(data) == ["hand 5: the game is over: Anna & Clara reached 130 of 125"]
+
+
+def test_a_hand_after_the_match_is_won_names_the_hand():
+    data = kind_record("match")
+    data["hands"].append({"knocker": "Ben", "gin": True, "defender_deadwood": 10})
+    assert errors_of(data) == ["hand 9: the match is over: Anna won 2 of 3 games"]
+
+
+def test_a_hand_after_the_hollywood_session_names_the_hand():
+    data = kind_record("hollywood")
+    data["hands"].append({"no_game": True})
+    assert errors_of(data) == ["hand 11: the Hollywood session is over: all three games are closed"]

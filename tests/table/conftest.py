@@ -102,6 +102,7 @@ def start_form_data(
     """The start form as a browser posts it: names, preset and every rule field filled."""
     values = rule_initial(engine.preset(shown_preset or preset)) | overrides
     data: dict[str, Any] = {
+        "kind": "two_player",
         "player_1": "Anna",
         "player_2": "Ben",
         "first_dealer": "2",

@@ -26,13 +26,20 @@ def test_demo_run_twice_creates_the_user_and_its_parties_once():
     assert get_user_model().objects.filter(username="demo").count() == 1
     assert user.check_password("demo-gin-rummy")
     assert (Partie.objects.count(), Hand.objects.count(), Player.objects.count()) == counts
-    assert counts == (4, 14, 4)
+    # 7 parties: 4 two-player, Hollywood, match, partnership (2 rounds of 2 tables)
+    assert counts == (7, 28, 6)
     assert first == second == "Demo login: user 'demo', password 'demo-gin-rummy'\n"
     parties = Partie.objects.filter(owner=user)
-    assert parties.count() == 4
+    assert parties.count() == 7
+    assert set(parties.values_list("kind", flat=True)) == {
+        "two_player",
+        "hollywood",
+        "match",
+        "partnership",
+    }
     assert parties.filter(state=Partie.State.CLOSED).count() >= 1
     assert parties.filter(state=Partie.State.RUNNING).count() >= 1
-    assert HandChange.objects.filter(user=user).count() == 14
+    assert HandChange.objects.filter(user=user).count() == 26  # one per hand or round
 
 
 def test_the_demo_holds_the_worked_example_closed_at_261_to_86():
@@ -42,3 +49,14 @@ def test_the_demo_holds_the_worked_example_closed_at_261_to_86():
     assert partie.state == Partie.State.CLOSED
     assert partie.summary["totals"] == {"Anna": 261, "Ben": 86}
     assert partie.summary["winner"] == "Anna"
+
+
+def test_the_demo_holds_the_hollywood_example_of_the_rules():
+    demo()
+
+    partie = Partie.objects.get(kind="hollywood")
+    assert partie.summary["games"] == [
+        {"You": 80, "Opp": 62},
+        {"You": 62, "Opp": 50},
+        {"You": 37, "Opp": 20},
+    ]

@@ -70,6 +70,7 @@ def test_partie_start_stores_the_full_ruleset_the_seats_and_the_first_dealer(own
         "players": ["Anna", "Ben"],
         "hands": 0,
         "totals": {"Anna": 0, "Ben": 0},
+        "games": [{"Anna": 0, "Ben": 0}],
         "winner": None,
         "next_dealer": "Ben",
     }
@@ -100,6 +101,7 @@ def test_hand_record_appends_the_hand_and_updates_state_and_summary(owner, parti
         "players": ["Anna", "Ben"],
         "hands": 1,
         "totals": {"Anna": 22, "Ben": 0},
+        "games": [{"Anna": 22, "Ben": 0}],
         "winner": None,
         "next_dealer": "Ben",
     }
@@ -136,6 +138,7 @@ def test_worked_example_recorded_hand_by_hand_closes_the_partie_at_261_to_86(
         "players": ["Anna", "Ben"],
         "hands": 6,
         "totals": {"Anna": 261, "Ben": 86},
+        "games": [{"Anna": 261, "Ben": 86}],
         "winner": "Anna",
         "next_dealer": "Ben",
     }
@@ -177,7 +180,12 @@ def test_hand_edit_scores_every_later_hand_again_and_keeps_before_and_after(
     assert partie.summary["totals"] == {"Anna": 53, "Ben": 46}
     assert partie.summary["hands"] == 4
     sheet = selectors.partie_sheet(partie)
-    assert [row.totals for row in sheet.rows] == [[2, 0], [2, 36], [2, 46], [53, 46]]
+    assert [[total for _, total in row.cells] for row in sheet.rows] == [
+        [2, 0],
+        [2, 36],
+        [2, 46],
+        [53, 46],
+    ]
     change = HandChange.objects.filter(partie=partie).first()  # the newest
     assert (change.hand_number, change.action, change.user) == (
         1,

@@ -125,7 +125,10 @@ def test_owner_sees_the_score_sheet_with_running_totals_and_the_hand_form(
     assert response.status_code == 200
     html = response.content.decode()
     assert "<h1>Anna – Ben</h1>" in html
-    assert [row.totals for row in response.context["sheet"].rows] == [[22, 0], [22, 36]]
+    assert [row.cells for row in response.context["sheet"].rows] == [
+        [(22, 22), (None, 0)],
+        [(None, 22), (36, 36)],
+    ]
     assert '<span class="gain">+22</span><span class="total">22</span>' in html
     assert '<span class="gain">+36</span><span class="total">36</span>' in html
     assert f'action="{reverse("hand_create", args=[partie.pk])}"' in html
@@ -211,12 +214,12 @@ def test_the_start_form_refuses_two_equal_names_beside_the_second_player(client_
 
     assert response.status_code == 200
     form = response.context["form"]
-    assert form.errors["player_2"] == ["The two players need different names."]
+    assert form.errors["player_2"] == ["Each player needs a name of their own."]
     assert "player_1" not in form.errors
     html = response.content.decode()
     field_html = html[html.index('<div class="field field-player_2') :]
     field_html = field_html[: field_html.index("</div>")]
-    assert "The two players need different names." in field_html
+    assert "Each player needs a name of their own." in field_html
     assert Partie.objects.count() == 0
     assert Player.objects.count() == 0
 

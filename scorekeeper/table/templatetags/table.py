@@ -5,7 +5,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from scorekeeper import engine
-from scorekeeper.table.forms import PRESET_NAMES, describe_rule
+from scorekeeper.table.forms import PRESET_NAMES, RULE_HELP, describe_rule
 
 register = template.Library()
 
@@ -15,6 +15,8 @@ def hand_text(data: dict | None) -> str:
     """A hand as recorded (FORMAT.md form) in a few words: 'Anna knocks 5 – 27'."""
     if not data:
         return "–"
+    if "tables" in data:  # a partnership round
+        return " | ".join(hand_text(table) for table in data["tables"])
     if data.get("no_game"):
         return _("no game")
     params = {
@@ -66,3 +68,40 @@ def rule_changes(rules: engine.Ruleset) -> str:
 @register.filter
 def preset_name(preset: str) -> str:
     return str(PRESET_NAMES.get(preset, preset))
+
+
+@register.filter
+def final_value(final: engine.Final, name: str) -> int:
+    """One figure of a column's final totals: points, box_bonus, ..., total."""
+    return getattr(final, name)
+
+
+@register.simple_tag
+def rule_diff(before: dict, after: dict) -> str:
+    """The rules a change altered, in words: 'Gin bonus 25 → 30'."""
+    names = [name for name in engine.PARAMETERS if before.get(name) != after.get(name)]
+    if before.get("preset") != after.get("preset"):
+        names.insert(0, "preset")
+    parts = []
+    for name in names:
+        if name == "preset":
+            parts.append(f"{preset_name(before.get(name))} → {preset_name(after.get(name))}")
+        else:
+            old, new = describe_rule(name, before.get(name)), describe_rule(name, after.get(name))
+            parts.append(f"{old} → {new.removeprefix(str(RULE_HELP[name][0])).strip()}")
+    return ", ".join(parts)
+
+
+@register.filter
+def compare_finals(before_cells: list, after_sheet) -> list[tuple[int, int, str]]:
+    """Each column's total now and under other rules, labelled with game and name."""
+    labels = [
+        f"{group.label} {name}" if group.label else name
+        for group in after_sheet.groups
+        for name in group.columns
+    ]
+    after = [final.total for final, _ in after_sheet.final_cells]
+    return [
+        (final.total, new, label)
+        for (final, _), new, label in zip(before_cells, after, labels, strict=True)
+    ]

@@ -11,50 +11,35 @@ from scorekeeper.table import services
 
 USERNAME, PASSWORD = "demo", "demo-gin-rummy"
 
-K, G = engine.Hand.knock, engine.Hand.gin
+K, G, NO = engine.Hand.knock, engine.Hand.gin, engine.Hand.no_game
+R = engine.Round
+
+# (kind, preset, players, first dealer, stake, hands)
+# fmt: off
 DEMO_PARTIES = [
     # The worked example of RULES.md §9: Anna wins, Ben pays 8.75.
-    (
-        "classic",
-        ("Anna", "Ben"),
-        "Ben",
-        "0.05",
-        [
-            K(5, 27, knocker="Anna"),
-            G(16, knocker="Ben"),
-            K(7, 7, knocker="Anna"),
-            G(31, knocker="Anna"),
-            engine.Hand.no_game(),
-            K(2, 30, knocker="Anna"),
-        ],
-    ),
-    (
-        "modern",
-        ("Clara", "David"),
-        "Clara",
-        "0.10",
-        [
-            G(40, knocker="Clara"),
-            K(4, 30, knocker="David"),
-            K(9, 3, knocker="Clara"),
-            G(45, knocker="Clara"),
-        ],
-    ),
-    (
-        "classic",
-        ("Anna", "Clara"),
-        "Anna",
-        "0",
-        [K(6, 21, knocker="Clara"), K(3, 14, knocker="Anna"), engine.Hand.no_game()],
-    ),
-    (
-        "oklahoma",
-        ("Ben", "David"),
-        "David",
-        "0.02",
-        [K(4, 19, knocker="Ben", upcard=engine.Card.parse("KS"))],
-    ),
+    ("two_player", "classic", ("Anna", "Ben"), "Ben", "0.05",
+     [K(5, 27, knocker="Anna"), G(16, knocker="Ben"), K(7, 7, knocker="Anna"),
+      G(31, knocker="Anna"), NO(), K(2, 30, knocker="Anna")]),
+    ("two_player", "modern", ("Clara", "David"), "Clara", "0.10",
+     [G(40, knocker="Clara"), K(4, 30, knocker="David"), K(9, 3, knocker="Clara"),
+      G(45, knocker="Clara")]),
+    ("two_player", "classic", ("Anna", "Clara"), "Anna", "0",
+     [K(6, 21, knocker="Clara"), K(3, 14, knocker="Anna"), NO()]),
+    ("two_player", "oklahoma", ("Ben", "David"), "David", "0.02",
+     [K(4, 19, knocker="Ben", upcard=engine.Card.parse("KS"))]),
+    # RULES.md §4: You 80/62/37, Opp 62/50/20 after seven hands.
+    ("hollywood", "hollywood", ("You", "Opp"), "Opp", "0.01",
+     [K(2, 20, knocker="You"), K(3, 15, knocker="Opp"), K(1, 26, knocker="You"),
+      G(10, knocker="Opp"), K(5, 20, knocker="You"), G(2, knocker="You"),
+      K(4, 24, knocker="Opp")]),
+    ("match", "classic", ("Anna", "David"), "Anna", "0.02",
+     [G(60, knocker="Anna"), K(3, 40, knocker="Anna"), K(5, 9, knocker="David")]),
+    ("partnership", "partnership", ("Anna", "Ben", "Clara", "David"), "Anna", "0",
+     [R(tables=(K(4, 16, knocker="Anna"), K(2, 14, knocker="Clara"))),
+      R(tables=(G(12, knocker="Ben"), K(8, 6, knocker="Clara")))]),
 ]
+# fmt: on
 
 
 class Command(BaseCommand):
@@ -66,11 +51,12 @@ class Command(BaseCommand):
         if created:
             user.set_password(PASSWORD)
             user.save()
-            for preset, names, dealer, stake, hands in DEMO_PARTIES:
+            for kind, preset, names, dealer, stake, hands in DEMO_PARTIES:
                 partie = services.partie_start(
                     owner=user,
                     names=names,
                     rules=engine.preset(preset),
+                    kind=kind,
                     stake=Decimal(stake),
                     first_dealer=dealer,
                 )

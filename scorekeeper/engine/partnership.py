@@ -1,0 +1,190 @@
+"""Partnership: two teams of two, one hand at each of two tables per round (RULES.md §6).
+
+Team A is ``players[0]`` and ``players[2]``, team B ``players[1]`` and
+``players[3]``; table 1 seats ``players[0]`` against ``players[1]``, table 2
+``players[2]`` against ``players[3]``. A round's score is a team's points minus
+the other team's (§10.12): the team ahead scores the difference and one box.
+
+One partner wins by 12, the other loses by 10: the side scores 2 (BIC-PART).
+
+>>> game = Partnership(("A", "B", "C", "D"), preset("partnership"))
+>>> line = game.record(Round((Hand.knock(2, 14, knocker="A"), Hand.knock(3, 13, knocker="D"))))
+>>> line.gained, line.winner, line.boxes
+({'A & C': 2, 'B & D': 0}, 'A & C', {'A & C': 1, 'B & D': 0})
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+
+from .game import (
+    GameClosedError,
+    Payment,
+    PlayerError,
+    Tally,
+    final_tally,
+    next_dealer,
+    score_seated,
+    seat,
+)
+from .hand import Hand, HandError, HandScore
+from .rules import Ruleset, preset  # noqa: F401 (preset: doctests)
+
+TABLES = 2
+
+
+def team_name(a: str, b: str) -> str:
+    """The name of a team's column: its two players."""
+    return f"{a} & {b}"
+
+
+@dataclass(frozen=True)
+class Round:
+    """One round: the hand played at table 1 and the hand played at table 2."""
+
+    tables: tuple[Hand, Hand]
+
+    def __post_init__(self) -> None:
+        tables = tuple(self.tables)
+        if len(tables) != TABLES or not all(isinstance(hand, Hand) for hand in tables):
+            raise HandError("round_tables", "a round has two tables, one hand at each")
+        object.__setattr__(self, "tables", tables)
+
+
+@dataclass(frozen=True)
+class TableLine:
+    """The hand of one table in a round, as scored between that table's two players."""
+
+    dealer: str
+    hand: Hand
+    score: HandScore
+    knocker: str | None
+    winner: str | None  # a player, or None for a no game
+
+
+@dataclass(frozen=True)
+class RoundLine:
+    """One recorded round on the team sheet."""
+
+    number: int
+    tables: tuple[TableLine, TableLine]
+    gained: dict[str, int]  # per team: what the round added (the difference, to one team)
+    winner: str | None  # the team that scored the round; None when it netted 0
+    points: dict[str, int]  # running totals per team after this round
+    boxes: dict[str, int]
+
+
+class Partnership:
+    """Four players in two teams, rounds recorded until a team reaches the target."""
+
+    kind = "partnership"
+
+    def __init__(self, players: Sequence[str], rules: Ruleset, first_dealer: str | None = None):
+        self.players: tuple[str, ...] = seat(players, 4, "a partnership")
+        p = self.players
+        self.teams: tuple[tuple[str, str], tuple[str, str]] = ((p[0], p[2]), (p[1], p[3]))
+        self.team_names: tuple[str, str] = (team_name(*self.teams[0]), team_name(*self.teams[1]))
+        if self.team_names[0] == self.team_names[1]:
+            raise ValueError(f"both teams would be called {self.team_names[0]!r}: rename a player")
+        self.tables: tuple[tuple[str, str], tuple[str, str]] = ((p[0], p[1]), (p[2], p[3]))
+        self.rules = rules
+        first_dealer = p[0] if first_dealer is None else first_dealer
+        if first_dealer not in p:
+            raise PlayerError(first_dealer, p)
+        # The other table starts with the player in the same team position.
+        position = p.index(first_dealer) % 2
+        self._dealers = [p[position], p[position + 2]]
+        self.points = dict.fromkeys(self.team_names, 0)
+        self.boxes = dict.fromkeys(self.team_names, 0)
+        self.winner: str | None = None
+        self.lines: list[RoundLine] = []
+
+    @classmethod
+    def replay(
+        cls,
+        players: Sequence[str],
+        rules: Ruleset,
+        first_dealer: str | None,
+        entries: Iterable[Round],
+    ) -> Partnership:
+        game = cls(players, rules, first_dealer)
+        for round_ in entries:
+            game.record(round_)
+        return game
+
+    @property
+    def dealer(self) -> tuple[str, str]:
+        """The next dealers: table 1's and table 2's."""
+        return (self._dealers[0], self._dealers[1])
+
+    def team_of(self, player: str) -> str:
+        return self.team_names[self.players.index(player) % 2]
+
+    def is_over(self) -> bool:
+        return self.winner is not None
+
+    def record(self, entry: Round) -> RoundLine:
+        """Score the next round, or raise HandError (naming its table) and change nothing."""
+        if self.winner is not None:
+            raise GameClosedError(
+                f"the game is over: {self.winner} reached "
+                f"{self.points[self.winner]} of {self.rules.target}"
+            )
+        if not isinstance(entry, Round):
+            raise HandError("round_expected", "a partnership records rounds: one hand per table")
+        tables = []
+        for number, (hand, seated) in enumerate(zip(entry.tables, self.tables, strict=True)):
+            try:
+                score, winner = score_seated(hand, self.rules, seated, where="table")
+            except HandError as error:
+                error.table = number + 1
+                raise
+            tables.append(TableLine(self._dealers[number], hand, score, hand.knocker, winner))
+
+        raw = dict.fromkeys(self.team_names, 0)
+        for table in tables:
+            if table.winner is not None:
+                raw[self.team_of(table.winner)] += table.score.points
+        a, b = self.team_names
+        difference = raw[a] - raw[b]
+        gained = dict.fromkeys(self.team_names, 0)
+        winner = a if difference > 0 else b if difference < 0 else None
+        if winner is not None:  # a round netting 0 scores nothing and earns no box
+            gained[winner] = abs(difference)
+            self.points[winner] += abs(difference)
+            self.boxes[winner] += 1
+            if self.points[winner] >= self.rules.target:
+                self.winner = winner
+        line = RoundLine(
+            len(self.lines) + 1,
+            (tables[0], tables[1]),
+            gained,
+            winner,
+            dict(self.points),
+            dict(self.boxes),
+        )
+        self.lines.append(line)
+        for number, table in enumerate(tables):
+            self._dealers[number] = next_dealer(
+                self.rules, self.tables[number], table.dealer, table.winner
+            )
+        return line
+
+    def tally(self) -> Tally:
+        """The game of the two team columns, keyed by team name, with §3's end bonuses."""
+        return final_tally(self.points, self.boxes, self.winner, self.rules)
+
+    def games(self) -> list[Tally]:
+        return [self.tally()]
+
+    def settle(self, stake: Decimal) -> list[Payment]:
+        """Each player settles the full team net with his opposite number (§10.12)."""
+        payments = []
+        for team_payment in self.tally().settle(stake, self.rules.money_unit):
+            paying = self.team_names.index(team_payment.payer)
+            for table in self.tables:
+                payer, payee = table[paying], table[1 - paying]
+                payments.append(Payment(payer, payee, team_payment.points, team_payment.amount))
+        return payments
