@@ -149,7 +149,7 @@ def test_tally_in_process_exits_with_status_2_on_a_bad_record():
 # Every kind of session: the checked tally of each kind's record (RULES.md §4, §6, §7).
 
 
-@pytest.mark.parametrize("kind", ["hollywood", "match", "partnership"])
+@pytest.mark.parametrize("kind", ["hollywood", "match", "partnership", "chouette", "three_player"])
 def test_tally_prints_the_checked_tally_of_each_kind(kind):
     result = tally(str(RECORDS / f"{kind}.json"))
     assert result.returncode == 0, result.stderr
@@ -185,8 +185,48 @@ def test_a_bad_partnership_round_names_its_hand_and_table():
     )
 
 
-def test_a_chouette_record_is_not_supported_yet():
-    record = {"kind": "chouette", "players": ["X", "Y", "Z"]}
+def test_tally_of_a_chouette_record_settles_the_box_with_each_member():
+    result = json.loads(tally(str(RECORDS / "chouette.json")).stdout)
+    assert [(game["box"], game["net"]) for game in result["games"]] == [
+        ("Anna", 275),
+        ("Anna", 235),
+        ("Dan", 0),
+    ]
+    assert len(result["settlement"]) == 8
+    assert result["roles"] == {
+        "box": "Dan",
+        "captain": "Eva",
+        "out": ["Ben", "Clara", "Anna"],
+        "team": ["Eva", "Ben", "Clara", "Anna"],
+    }
+    assert [t["amount"] for t in result["transfers"]] == ["2.00", "2.00", "4.00", "2.00"]
+
+
+def test_tally_of_a_three_player_record_settles_pairwise():
+    result = json.loads(tally(str(RECORDS / "three_player.json")).stdout)
+    assert [line["amount"] for line in result["settlement"]] == ["17.00", "8.65", "3.35"]
+    assert result["roles"] == {"box": "Paula", "captain": "Quinn", "out": "Rita"}
+
+
+def test_a_chouette_knocker_not_at_the_table_names_the_hand_and_who_is():
+    record = {
+        "kind": "chouette",
+        "players": ["X", "Y", "Z"],
+        "hands": [
+            {"knocker": "Y", "knocker_deadwood": 1, "defender_deadwood": 21},
+            {"knocker": "Z", "knocker_deadwood": 1, "defender_deadwood": 21},
+        ],
+    }
     result = tally("-", stdin=json.dumps(record).encode())
     assert result.returncode == 2
-    assert result.stderr == "error: kind 'chouette' is not supported yet\n"
+    assert result.stderr == "error: hand 2: 'Z' is not at the table: X (box) plays Y (captain)\n"
+    assert result.stdout == ""
+
+
+def test_a_three_player_record_with_four_players_exits_with_status_2():
+    record = {"kind": "three_player", "players": ["P", "Q", "R", "S"]}
+    result = tally("-", stdin=json.dumps(record).encode())
+    assert result.returncode == 2
+    assert result.stderr == (
+        "error: players: a three-player record names three different players\n"
+    )

@@ -2,11 +2,13 @@
 
 Value types and pure functions for the rules of RULES.md: cards, rulesets and
 presets, one hand, a game to the target with its end bonuses and money, the
-kinds of session (two-player, Hollywood, match, partnership) behind one
-interface, and the game record format of FORMAT.md.
+kinds of session (two-player, Hollywood, match, partnership, chouette,
+three-player rotation) behind one interface, settling up an evening in the
+fewest transfers, and the game record format of FORMAT.md.
 """
 
 from .cards import Card, CardError, Suit
+from .chouette import TEAM, Chouette, ChouetteLine
 from .game import (
     Final,
     Game,
@@ -24,6 +26,7 @@ from .hand import Hand, HandError, HandKind, HandScore, Outcome, knock_limit, sc
 from .hollywood import Hollywood, HollywoodLine
 from .match import Match, MatchOverError
 from .partnership import Partnership, Round, RoundLine, TableLine, team_name
+from .roles import NotAtTableError, Roles
 from .rules import (
     PARAMETERS,
     PRESETS,
@@ -45,6 +48,8 @@ from .sessions import (
     seats,
     session_class,
 )
+from .settlement import Transfer, balances_of, points_of, settle_up
+from .three_player import ThreePlayer, ThreePlayerLine
 
 __all__ = [
     "KINDS",
@@ -52,9 +57,12 @@ __all__ = [
     "PLANNED_KINDS",
     "PRESETS",
     "SESSION_KINDS",
+    "TEAM",
     "UPCARD",
     "Card",
     "CardError",
+    "Chouette",
+    "ChouetteLine",
     "DealerRule",
     "Final",
     "Game",
@@ -69,11 +77,13 @@ __all__ = [
     "Line",
     "Match",
     "MatchOverError",
+    "NotAtTableError",
     "OklahomaAce",
     "Outcome",
     "Partnership",
     "Payment",
     "PlayerError",
+    "Roles",
     "Round",
     "RoundLine",
     "RulesError",
@@ -84,14 +94,20 @@ __all__ = [
     "Suit",
     "TableLine",
     "Tally",
+    "ThreePlayer",
+    "ThreePlayerLine",
+    "Transfer",
+    "balances_of",
     "final_tally",
     "knock_limit",
     "money",
     "next_dealer",
+    "points_of",
     "preset",
     "score_hand",
     "score_seated",
     "seats",
     "session_class",
+    "settle_up",
     "team_name",
 ]

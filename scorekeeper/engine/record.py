@@ -1,7 +1,8 @@
 """Game records (FORMAT.md): read one, replay it, and tally it as JSON data.
 
 Every kind of session reads, replays and tallies the same way; a partnership's
-hands are rounds of two tables.
+hands are rounds of two tables. Chouette and three-player tallies add the roles
+of the next hand and the fewest transfers that settle the balances.
 
 >>> record = parse_record({"kind": "two_player", "players": ["Anna", "Ben"], "stake": "0.05",
 ...     "hands": [{"knocker": "Anna", "gin": True, "defender_deadwood": 70},
@@ -16,6 +17,10 @@ hands are rounds of two tables.
 >>> data = tally(record)
 >>> data["teams"], data["games"][0]["players"]["A & C"]["points"], data["next_dealer"]
 ([['A', 'C'], ['B', 'D']], 28, ['B', 'D'])
+>>> record = parse_record({"kind": "three_player", "players": ["P", "Q", "R"], "hands": [
+...     {"knocker": "P", "knocker_deadwood": 1, "defender_deadwood": 21}]})
+>>> tally(record)["roles"]
+{'box': 'P', 'captain': 'R', 'out': 'Q'}
 """
 
 from __future__ import annotations
@@ -26,16 +31,19 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from .cards import Card, CardError
+from .chouette import Chouette
 from .game import Payment, Tally
 from .hand import Hand, HandError, HandKind
 from .match import Match
 from .partnership import Partnership, Round
+from .roles import count_words
 from .rules import RulesError, Ruleset
 from .sessions import KINDS, SESSION_KINDS, Session, seats, session_class
+from .settlement import settle_up
+from .three_player import ThreePlayer, shut_out
 
 FORMAT = "scorekeeper/1"
 SUPPORTED_KINDS = tuple(kind for kind in KINDS if kind in SESSION_KINDS)
-_COUNT_WORDS = {2: "two", 4: "four"}
 
 
 class RecordError(ValueError):
@@ -54,6 +62,9 @@ class Record:
     first_dealer: str | None
     stake: Decimal
     hands: tuple[Hand | Round, ...] = field(default=())  # rounds for a partnership
+    # Chouette: a stake per player, counting while he sits in the team; a player
+    # missing here plays at ``stake``.
+    stakes: dict[str, Decimal] = field(default_factory=dict)
 
 
 def loads(text: str) -> Record:
@@ -76,7 +87,7 @@ def parse_record(data: Any) -> Record:
     if fmt != FORMAT:
         errors.append(f"unknown format {fmt!r}: expected {FORMAT!r}")
     kind = data.get("kind", "two_player")
-    count = None  # players the kind seats; unknown while the kind is not supported
+    count = None  # how many players the kind seats; unknown while the kind is not supported
     if not isinstance(kind, str) or kind not in KINDS:
         errors.append(f"unknown kind {kind!r}: choose one of {', '.join(KINDS)}")
         kind = "two_player"  # read the rest as far as it goes
@@ -96,19 +107,22 @@ def parse_record(data: Any) -> Record:
         rules = Ruleset()
     players = data.get("players")
     names = isinstance(players, list) and all(isinstance(p, str) and p.strip() for p in players)
-    if not names or len(set(players)) != len(players) or len(players) != (count or len(players)):
+    wrong_count = names and count is not None and len(players) not in count
+    if not names or len(set(players)) != len(players) or wrong_count:
         if count is None:
             errors.append("players: give the players as a list of different names")
         else:
             label = kind.replace("_", "-")
             errors.append(
-                f"players: a {label} record names {_COUNT_WORDS[count]} different players"
+                f"players: a {label} record names "
+                f"{count_words(count[0], count[-1])} different players"
             )
-        players = ["?" * n for n in range(1, (count or 2) + 1)]
+        players = ["?" * n for n in range(1, (count[0] if count else 2) + 1)]
     first_dealer = data.get("first_dealer")
     if first_dealer is not None and first_dealer not in players:
         errors.append(f"first_dealer: {first_dealer!r} is not one of the players")
     stake = _stake(data.get("stake", rules_stake), errors)
+    stakes = _stakes(data.get("stakes"), kind, players, errors)
     raw_hands = data.get("hands", [])
     if not isinstance(raw_hands, list):
         errors.append("hands: a list of hands is expected")
@@ -122,7 +136,7 @@ def parse_record(data: Any) -> Record:
             errors.append(problem(number, error))
     if errors:
         raise RecordError(errors)
-    return Record(kind, rules, tuple(players), first_dealer, stake, tuple(hands))
+    return Record(kind, rules, tuple(players), first_dealer, stake, tuple(hands), stakes)
 
 
 def problem(number: int, error: Exception) -> str:
@@ -184,21 +198,41 @@ def parse_hand(raw: Any) -> Hand:
     )
 
 
-def _stake(value: Any, errors: list[str]) -> Decimal:
+def _stake(value: Any, errors: list[str], where: str = "stake") -> Decimal:
     try:
         stake = Decimal(str(value))
     except InvalidOperation:
         stake = Decimal(-1)
     if not stake.is_finite() or stake < 0 or isinstance(value, bool):
-        errors.append(f'stake: {value!r} is not a money amount per point like "0.05"')
+        errors.append(f'{where}: {value!r} is not a money amount per point like "0.05"')
         return Decimal(0)
     return stake
+
+
+def _stakes(value: Any, kind: str, players: list[str], errors: list[str]) -> dict[str, Decimal]:
+    """A chouette's stakes per player: ``{"Y": "0.10", ...}``; absent means none."""
+    if value is None:
+        return {}
+    if kind != Chouette.kind:
+        errors.append("stakes: a stake per player is for a chouette; give one stake")
+        return {}
+    if not isinstance(value, dict):
+        errors.append("""stakes: give each player's stake per point, like {"Y": "0.10"}""")
+        return {}
+    stakes = {}
+    for name, amount in value.items():
+        if name not in players:
+            errors.append(f"stakes: {name!r} is not one of the players")
+        else:
+            stakes[name] = _stake(amount, errors, f"stakes: {name}")
+    return stakes
 
 
 def replay(record: Record) -> Session:
     """Play the record's hands in order; every refused hand is one error line.
 
-    The session is the kind's: a Game, Hollywood, Match or Partnership.
+    The session is the kind's: a Game, Hollywood, Match, Partnership, Chouette
+    or ThreePlayer.
     """
     try:
         session = session_class(record.kind)(record.players, record.rules, record.first_dealer)
@@ -221,7 +255,10 @@ session_of = replay
 def tally(record: Record) -> dict[str, Any]:
     """The tally of FORMAT.md for a record of any supported kind."""
     session = replay(record)
-    payments = session.settle(record.stake)
+    if isinstance(session, Chouette):  # a member missing from the stakes plays at the stake
+        payments = session.settle(record.stakes or record.stake, default=record.stake)
+    else:
+        payments = session.settle(record.stake)
     dealer = session.dealer
     result: dict[str, Any] = {
         "games": [game_json(n, game) for n, game in enumerate(session.games(), start=1)],
@@ -237,7 +274,33 @@ def tally(record: Record) -> dict[str, Any]:
         }
     if isinstance(session, Partnership):
         result["teams"] = [list(team) for team in session.teams]
+    if isinstance(session, Chouette):
+        for game, roles in zip(result["games"], session.game_roles(), strict=True):
+            game["box"], game["team"] = roles.box, list(roles.team)
+    if isinstance(session, ThreePlayer):
+        result["games"][0]["shut_out"] = list(shut_out(session.tally()))
+    if isinstance(session, Chouette | ThreePlayer):
+        result["roles"] = roles_json(session)
+        # The fewest transfers that settle the evening's money (settlement.settle_up).
+        owed = {name: Decimal(b["amount"]) for name, b in result["balances"].items()}
+        result["transfers"] = [
+            {"from": t.payer, "to": t.payee, "amount": str(t.amount)} for t in settle_up(owed)
+        ]
     return result
+
+
+def roles_json(session: Chouette | ThreePlayer) -> dict[str, Any]:
+    """The roles of the next hand (FORMAT.md): for a chouette ``out`` lists the other
+    team members and ``team`` the whole team, captain first."""
+    roles = session.roles
+    if isinstance(session, ThreePlayer):
+        return {"box": roles.box, "captain": roles.captain, "out": roles.out[0]}
+    return {
+        "box": roles.box,
+        "captain": roles.captain,
+        "out": list(roles.out),
+        "team": list(roles.team),
+    }
 
 
 def game_json(number: int, result: Tally) -> dict[str, Any]:
@@ -319,12 +382,15 @@ def entry_json(entry: Hand | Round) -> dict[str, Any]:
 
 def record_json(record: Record) -> dict[str, Any]:
     changes = record.rules.changes_from_preset()
-    return {
+    data = {
         "format": FORMAT,
         "kind": record.kind,
         "rules": {"preset": record.rules.preset, **changes},
         "players": list(record.players),
         "first_dealer": record.first_dealer,
         "stake": str(record.stake),
-        "hands": [entry_json(h) for h in record.hands],
     }
+    if record.stakes:
+        data["stakes"] = {name: str(stake) for name, stake in record.stakes.items()}
+    data["hands"] = [entry_json(h) for h in record.hands]
+    return data

@@ -1,18 +1,20 @@
-"""Every kind of session behind one interface: two-player, Hollywood, match, partnership.
+"""Every kind of session behind one interface: two-player, Hollywood, match, partnership,
+chouette and three-player rotation.
 
 A session seats its players, records its entries (hands, or rounds for a
 partnership) one at a time, and tells its games and its settlement:
 
 >>> cls = session_class("hollywood")
->>> cls.kind, seats("hollywood"), seats("partnership")
-('hollywood', 2, 4)
+>>> cls.kind, seats("hollywood"), seats("partnership"), seats("chouette")
+('hollywood', range(2, 3), range(4, 5), range(3, 9))
 >>> session = cls.replay(("A", "B"), preset("hollywood"), None, [Hand.gin(98, knocker="A")])
 >>> [game.players["A"].points for game in session.games()]
 [118, 0, 0]
->>> session_class("chouette")
+>>> session_class("poker")
 Traceback (most recent call last):
 ...
-scorekeeper.engine.sessions.KindError: kind 'chouette' is not supported yet
+scorekeeper.engine.sessions.KindError: unknown kind 'poker': choose one of two_player, \
+hollywood, chouette, three_player, partnership, match
 """
 
 from __future__ import annotations
@@ -21,16 +23,19 @@ from collections.abc import Iterable, Sequence
 from decimal import Decimal
 from typing import Any, Protocol
 
+from . import chouette, three_player
+from .chouette import Chouette
 from .game import Game, Payment, Tally
 from .hand import Hand  # noqa: F401 (doctests)
 from .hollywood import Hollywood
 from .match import Match
 from .partnership import Partnership
 from .rules import Ruleset, preset  # noqa: F401 (preset: doctests)
+from .three_player import ThreePlayer
 
-# Every kind of FORMAT.md, in its order; chouette and three-player come later.
+# Every kind of FORMAT.md, in its order; every one is supported now.
 KINDS = ("two_player", "hollywood", "chouette", "three_player", "partnership", "match")
-PLANNED_KINDS = ("chouette", "three_player")
+PLANNED_KINDS: tuple[str, ...] = ()
 
 
 class KindError(ValueError):
@@ -38,7 +43,8 @@ class KindError(ValueError):
 
 
 class Session(Protocol):
-    """What every kind of session offers (Game, Hollywood, Match, Partnership)."""
+    """What every kind of session offers (Game, Hollywood, Match, Partnership, Chouette,
+    ThreePlayer)."""
 
     kind: str
     players: tuple[str, ...]
@@ -71,8 +77,18 @@ SESSION_KINDS: dict[str, type] = {
     Hollywood.kind: Hollywood,
     Match.kind: Match,
     Partnership.kind: Partnership,
+    Chouette.kind: Chouette,
+    ThreePlayer.kind: ThreePlayer,
 }
-_SEATS = {Game.kind: 2, Hollywood.kind: 2, Match.kind: 2, Partnership.kind: 4}
+# How many players each kind seats: fewest to most.
+_SEATS = {
+    Game.kind: range(2, 3),
+    Hollywood.kind: range(2, 3),
+    Match.kind: range(2, 3),
+    Partnership.kind: range(4, 5),
+    Chouette.kind: range(chouette.FEWEST, chouette.MOST + 1),
+    ThreePlayer.kind: range(three_player.SEATS, three_player.SEATS + 1),
+}
 
 
 def session_class(kind: str) -> type:
@@ -84,7 +100,7 @@ def session_class(kind: str) -> type:
     raise KindError(f"unknown kind {kind!r}: choose one of {', '.join(KINDS)}")
 
 
-def seats(kind: str) -> int:
-    """How many players a supported kind of session seats."""
+def seats(kind: str) -> range:
+    """How many players a supported kind of session seats: ``len(players) in seats(kind)``."""
     session_class(kind)
     return _SEATS[kind]

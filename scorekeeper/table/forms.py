@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+from datetime import date
 from decimal import Decimal
 from typing import Any
 
 from django import forms
+from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from scorekeeper import engine
 from scorekeeper.engine.record import RecordError, loads
 
-from .models import Hand, Partie
+from .models import Evening, Hand, Partie
 
 PRESET_LABELS = {
     "classic": _("Classic (German rules: undercut 10, gin 20, box 20)"),
@@ -171,12 +173,29 @@ class RulesForm(forms.Form):
         return values
 
 
-KIND_HELP = _("A partnership seats four: the first and third play against the second and fourth.")
-SEATS = (_("First player"), _("Second player"), _("Third player"), _("Fourth player"))
+KIND_HELP = _(
+    "A partnership seats four: the first and third play against the second and fourth. "
+    "For a chouette or three players, name them in the order of the cut, highest first: "
+    "the first is in the box, the second captains."
+)
+SEAT_LABELS = [format_lazy(_("Player {number}"), number=n) for n in range(1, 9)]
+MOST_SEATS = 8
+# How many players each kind seats: (fewest, most).
+SEATS = {
+    Partie.Kind.TWO_PLAYER: (2, 2),
+    Partie.Kind.HOLLYWOOD: (2, 2),
+    Partie.Kind.MATCH: (2, 2),
+    Partie.Kind.PARTNERSHIP: (4, 4),
+    Partie.Kind.THREE_PLAYER: (3, 3),
+    Partie.Kind.CHOUETTE: (3, 8),
+}
+# The roles decide who deals in a chouette or three-player rotation.
+DEALT_BY_ROLES = (Partie.Kind.CHOUETTE, Partie.Kind.THREE_PLAYER)
 
 
 class PartieStartForm(RulesForm):
-    """The kind of partie, the names, a stake and who deals first, and the rules."""
+    """The kind of partie, the names in seating (or cut) order, a stake, the first dealer,
+    and the rules."""
 
     kind = forms.ChoiceField(
         label=_("Kind"),
@@ -185,15 +204,12 @@ class PartieStartForm(RulesForm):
         widget=forms.RadioSelect,
         help_text=KIND_HELP,
     )
-    player_1 = forms.CharField(label=SEATS[0], max_length=60)
-    player_2 = forms.CharField(label=SEATS[1], max_length=60)
-    player_3 = forms.CharField(label=SEATS[2], max_length=60, required=False)
-    player_4 = forms.CharField(label=SEATS[3], max_length=60, required=False)
     first_dealer = forms.ChoiceField(
         label=_("First dealer"),
-        choices=[(str(n), label) for n, label in enumerate(SEATS, start=1)],
+        choices=[(str(n), label) for n, label in enumerate(SEAT_LABELS[:4], start=1)],
         initial="1",
         widget=forms.RadioSelect,
+        required=False,
     )
     stake = forms.DecimalField(
         label=_("Stake per point"),
@@ -203,29 +219,87 @@ class PartieStartForm(RulesForm):
         initial=Decimal("0"),
         help_text=_("Money per point, e.g. 0.05; 0 to play for honour."),
     )
-    field_order = ["kind", "player_1", "player_2", "player_3", "player_4", "first_dealer"]
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        for n in range(MOST_SEATS, 0, -1):  # inserted after `kind`, so the last first
+            self.fields = {
+                "kind": self.fields.pop("kind"),
+                f"player_{n}": forms.CharField(
+                    label=SEAT_LABELS[n - 1], max_length=60, required=False
+                ),
+                **({} if n == 1 else {f"stake_{n}": _member_stake_field(n)}),
+                **self.fields,
+            }
+
+    @property
+    def seat_fields(self) -> list[tuple[forms.BoundField, forms.BoundField | None]]:
+        return [
+            (self[f"player_{n}"], self[f"stake_{n}"] if n > 1 else None)
+            for n in range(1, MOST_SEATS + 1)
+        ]
+
+    def clean_player_4(self) -> str:
+        """A partnership's team columns are named after their players: the names must differ."""
+        fourth = self.cleaned_data["player_4"]
+        names = [self.cleaned_data.get(f"player_{n}") for n in (1, 2, 3)] + [fourth]
+        if self.cleaned_data.get("kind") == Partie.Kind.PARTNERSHIP and all(names):
+            team = engine.team_name(names[0], names[2])
+            if team == engine.team_name(names[1], names[3]):
+                # add_error, not raise: the name stays, so clean() does not ask for one too
+                self.add_error(
+                    "player_4",
+                    forms.ValidationError(
+                        _("Both teams would be called %(team)s: rename a player."),
+                        params={"team": team},
+                    ),
+                )
+        return fourth
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
-        seats = 4 if data.get("kind") == Partie.Kind.PARTNERSHIP else 2
-        names = [(data.get(f"player_{n}") or "").strip() for n in range(1, 5)]
-        for n in range(seats + 1, 5):
+        kind = data.get("kind") or Partie.Kind.TWO_PLAYER
+        fewest, most = SEATS[kind]
+        names = [(data.get(f"player_{n}") or "").strip() for n in range(1, MOST_SEATS + 1)]
+        seats = max(
+            fewest, min(most, max((n for n, name in enumerate(names, 1) if name), default=0))
+        )
+        for n in range(seats + 1, MOST_SEATS + 1):
             if names[n - 1]:
-                self.add_error(f"player_{n}", _("Only a partnership seats four players."))
+                self.add_error(f"player_{n}", _("This kind of partie seats no more players."))
         for n in range(1, seats + 1):
             field = f"player_{n}"
-            if not names[n - 1] and field not in self.errors:
+            if not names[n - 1]:
                 self.add_error(field, _("Enter a name."))
             elif names[n - 1].casefold() in (m.casefold() for m in names[: n - 1]):
                 self.add_error(field, _("Each player needs a name of their own."))
-        if int(data.get("first_dealer") or 1) > seats:
+        dealer = int(data.get("first_dealer") or 1)
+        if kind not in DEALT_BY_ROLES and dealer > seats:
             self.add_error("first_dealer", _("The first dealer must be one of the players."))
         data["names"] = names[:seats]
+        data["stakes"] = {
+            names[n - 1]: data[f"stake_{n}"]
+            for n in range(2, seats + 1)
+            if kind == Partie.Kind.CHOUETTE and data.get(f"stake_{n}") is not None
+        }
         return data
 
     @property
-    def first_dealer_name(self) -> str:
-        return self.cleaned_data["names"][int(self.cleaned_data["first_dealer"]) - 1]
+    def first_dealer_name(self) -> str | None:
+        if self.cleaned_data["kind"] in DEALT_BY_ROLES:
+            return None  # the roles say who deals
+        return self.cleaned_data["names"][int(self.cleaned_data["first_dealer"] or 1) - 1]
+
+
+def _member_stake_field(n: int) -> forms.DecimalField:
+    return forms.DecimalField(
+        label=format_lazy(_("Own stake of player {number}"), number=n),
+        min_value=0,
+        max_digits=10,
+        decimal_places=4,
+        required=False,
+        help_text=_("Chouette: this member's stake against the box, if not the partie's."),
+    )
 
 
 class HandForm(forms.Form):
@@ -361,9 +435,18 @@ class RoundForm:
         return [HandForm.initial_for(hand) for hand in sorted(hands, key=lambda h: h.table)]
 
 
-def entry_form(partie: Partie, data: Any = None, hands: list[Hand] | None = None):
-    """The form for one entry of the partie: a hand, or a round of two tables."""
-    players, rules = partie.player_names, partie.ruleset
+def entry_form(
+    partie: Partie,
+    data: Any = None,
+    hands: list[Hand] | None = None,
+    at_table: tuple[str, str] | None = None,
+):
+    """The form for one entry of the partie: a hand, or a round of two tables.
+
+    ``at_table`` names the two who play it where not everyone does (the box and the
+    captain of a chouette or a three-player rotation).
+    """
+    players, rules = list(at_table or partie.player_names), partie.ruleset
     if partie.kind == Partie.Kind.PARTNERSHIP:
         initial = RoundForm.initial_for(hands) if hands else None
         return RoundForm(data, players=players, rules=rules, initial=initial)
@@ -408,3 +491,28 @@ def describe_rule(name: str, value: Any) -> str:
     elif value is None:
         value = _("off")
     return f"{label} {value}"
+
+
+class EveningForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=80, initial=_("Card night"))
+    played_on = forms.DateField(
+        label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}), initial=date.today
+    )
+
+
+class EveningPartieForm(forms.Form):
+    """One of the user's parties, to put into the evening."""
+
+    partie = forms.ModelChoiceField(label=_("Partie"), queryset=Partie.objects.none())
+
+    def __init__(self, *args: Any, owner: Any, evening: Evening, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.fields["partie"].queryset = (
+            Partie.objects.filter(owner=owner).exclude(evening=evening).order_by("-started_at")
+        )
+        self.fields["partie"].label_from_instance = _partie_label
+
+
+def _partie_label(partie: Partie) -> str:
+    names = " – ".join(partie.summary.get("players", []))
+    return f"{names} ({partie.get_kind_display()}, {partie.started_at:%Y-%m-%d})"

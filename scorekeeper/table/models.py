@@ -45,6 +45,35 @@ class Player(models.Model):
         return self.name
 
 
+class Evening(models.Model):
+    """The parties played at one table or club night, settled up together."""
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="evenings",
+        verbose_name=_("owner"),
+    )
+    name = models.CharField(_("name"), max_length=80)
+    played_on = models.DateField(_("date"))
+    settled_at = models.DateTimeField(_("settled"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("evening")
+        verbose_name_plural = _("evenings")
+        ordering = ["-played_on", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.played_on})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("evening_detail", args=[self.pk])
+
+    @property
+    def is_settled(self) -> bool:
+        return self.settled_at is not None
+
+
 class Partie(models.Model):
     """One game of hands played to the target, under the rules fixed at its start."""
 
@@ -53,6 +82,8 @@ class Partie(models.Model):
         HOLLYWOOD = "hollywood", _("Hollywood (three games at once)")
         MATCH = "match", _("Match (best of several games)")
         PARTNERSHIP = "partnership", _("Partnership (four players, two tables)")
+        CHOUETTE = "chouette", _("Chouette (one in the box against a team)")
+        THREE_PLAYER = "three_player", _("Three players (box, captain, out)")
 
     class State(models.TextChoices):
         RUNNING = "running", _("running")
@@ -63,6 +94,14 @@ class Partie(models.Model):
         on_delete=models.CASCADE,
         related_name="parties",
         verbose_name=_("owner"),
+    )
+    evening = models.ForeignKey(
+        Evening,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="parties",
+        verbose_name=_("evening"),
     )
     kind = models.CharField(_("kind"), max_length=20, choices=Kind.choices, default=Kind.TWO_PLAYER)
     rules = models.JSONField(
@@ -120,7 +159,11 @@ class Seat(models.Model):
     player = models.ForeignKey(
         Player, on_delete=models.PROTECT, related_name="seats", verbose_name=_("player")
     )
-    position = models.PositiveSmallIntegerField(_("position"))
+    position = models.PositiveSmallIntegerField(_("position"))  # the cut order, highest first
+    # A chouette team member may play for another stake than the partie's.
+    stake = models.DecimalField(
+        _("own stake per point"), max_digits=10, decimal_places=4, null=True, blank=True
+    )
 
     class Meta:
         verbose_name = _("seat")
@@ -211,6 +254,41 @@ class HandChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.partie_id} #{self.hand_number} {self.action}"
+
+
+class EveningPayment(models.Model):
+    """One transfer of an evening's settle-up; unpaid, it is an open debt that the
+    players' next settled evening takes over (``carried_to``)."""
+
+    evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="payments")
+    payer = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="debts", verbose_name=_("payer")
+    )
+    payee = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="claims", verbose_name=_("payee")
+    )
+    amount = models.DecimalField(_("amount"), max_digits=12, decimal_places=4)
+    paid_at = models.DateTimeField(_("paid"), null=True, blank=True)
+    carried_to = models.ForeignKey(
+        Evening,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="carried_debts",
+        verbose_name=_("carried to"),
+    )
+
+    class Meta:
+        verbose_name = _("evening payment")
+        verbose_name_plural = _("evening payments")
+        ordering = ["evening", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.payer} → {self.payee}: {self.amount}"
+
+    @property
+    def is_open(self) -> bool:
+        return self.paid_at is None and self.carried_to_id is None
 
 
 def hand_from_engine(hand: engine.Hand, players: dict[str, Player]) -> dict:

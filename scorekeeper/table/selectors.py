@@ -14,12 +14,21 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Prefetch, Q, QuerySet
+from django.utils.translation import gettext as _
 
 from scorekeeper import engine
 from scorekeeper.engine.record import Record
 
-from .models import HandChange, Partie, Seat, entries_to_engine
+from .models import (
+    Evening,
+    EveningPayment,
+    HandChange,
+    Partie,
+    Player,
+    Seat,
+    entries_to_engine,
+)
 
 Cell = tuple[int | None, int]  # points won on this hand (None: nothing), running total
 
@@ -41,11 +50,16 @@ class SheetRow:
 
 @dataclass(frozen=True)
 class Group:
-    """Columns that belong to one game: its label, column names, and whether it is over."""
+    """Columns that belong to one game: its label, column names, and its tally."""
 
     label: str | None
     columns: list[str]
     tally: engine.Tally
+    keys: list[str] | None = None  # the tally's keys, where they differ from the labels
+
+    @property
+    def finals(self) -> list[engine.Final]:
+        return [self.tally.players[key] for key in self.keys or self.columns]
 
 
 @dataclass(frozen=True)
@@ -79,16 +93,22 @@ class Sheet:
     @property
     def finals(self) -> list[engine.Final]:
         """Each column's totals in its game, aligned with the cells."""
-        return [group.tally.players[name] for group in self.groups for name in group.columns]
+        return [final for group in self.groups for final in group.finals]
 
     @property
     def final_cells(self) -> list[tuple[engine.Final, bool]]:
         """Each column's totals and whether its game is over (its end bonuses count)."""
-        return [
-            (group.tally.players[name], group.tally.closed)
-            for group in self.groups
-            for name in group.columns
-        ]
+        return [(final, group.tally.closed) for group in self.groups for final in group.finals]
+
+    @property
+    def roles(self) -> Any:
+        """Chouette and three players: who is box, captain, out and deals next."""
+        return getattr(self.session, "roles", None)
+
+    @property
+    def at_table(self) -> tuple[str, str] | None:
+        """The two who play the next hand, where not everyone does."""
+        return self.roles.table if self.roles else None
 
     @property
     def any_closed(self) -> bool:
@@ -152,21 +172,38 @@ def sheet_of(partie: Partie, session: Any) -> Sheet:
         teams = list(games[0].players)
         groups = [Group(None, teams, games[0])]
         rows = [SheetRow(line, _round_cells(line, teams)) for line in session.lines]
-    else:  # two players, one game at a time (a match shows the game being played)
+    elif session.kind == "chouette":  # the box against the team, game after game
+        if games:
+            current = games[-1]
+        else:  # no hand yet: an empty column for the first box
+            nothing = {session.roles.box: 0, "team": 0}
+            current = engine.final_tally(nothing, nothing, None, session.rules)
+        box = next(key for key in current.players if key != "team")
+        groups = [Group(None, [_("Box"), _("Team")], current, keys=[box, "team"])]
+        rows = _game_rows(session.lines, lambda line: _cells(line, [line.roles.box, "team"]))
+    else:  # two or three players, one game at a time (a match shows the game being played)
         groups = [Group(None, players, games[-1])]
-        rows = []
-        for line in session.lines:
-            game = getattr(line, "game", 1)
-            starts = game > 1 and (not rows or rows[-1].game != game)
-            rows.append(SheetRow(line, _cells(line, players), game, starts))
-    payments = session.settle(Decimal(partie.stake))
+        rows = _game_rows(session.lines, lambda line: _cells(line, players))
+    payments = partie_payments(partie, session)
     return Sheet(partie, players, session.rules, session, groups, rows, payments, games)
 
 
+def _game_rows(lines: list, cells: Any) -> list[SheetRow]:
+    """Rows that note where a new game of a match or chouette starts."""
+    rows: list[SheetRow] = []
+    for line in lines:
+        game = getattr(line, "game", 1)
+        starts = game > 1 and (not rows or rows[-1].game != game)
+        rows.append(SheetRow(line, cells(line), game, starts))
+    return rows
+
+
 def _cells(line: Any, columns: list[str]) -> list[Cell]:
-    return [
-        (line.score.points if line.winner == name else None, line.points[name]) for name in columns
-    ]
+    """(gain, running total) per column; a chouette's team column wins with its captain."""
+    winner = line.winner
+    if winner is not None and "team" in line.points and line.box_won is False:
+        winner = "team"
+    return [(line.score.points if winner == key else None, line.points[key]) for key in columns]
 
 
 def _hollywood_cells(line: Any, players: list[str]) -> list[Cell]:
@@ -206,3 +243,115 @@ def parties_of(user) -> QuerySet[Partie]:
     return Partie.objects.filter(owner=user).order_by(
         "-state", "-started_at", "-id"
     )  # running first
+
+
+# Evenings and players' money
+
+
+@dataclass(frozen=True)
+class PartieResult:
+    """One partie of an evening: its sheet and what it moved between the players."""
+
+    partie: Partie
+    sheet: Sheet
+
+
+@dataclass(frozen=True)
+class Balance:
+    player: Player
+    points: int
+    amount: Decimal
+
+
+@dataclass(frozen=True)
+class EveningSheet:
+    evening: Evening
+    results: list[PartieResult]
+    balances: list[Balance]  # every player's net over the parties and the debts carried in
+    debts: list[EveningPayment]  # open debts of earlier evenings carried into this one
+    transfers: list  # the fewest transfers that settle the balances (engine.Transfer)
+    payments: list[EveningPayment]  # once settled: the transfers as frozen
+
+    @property
+    def players(self) -> list[Player]:
+        return [balance.player for balance in self.balances]
+
+    @property
+    def settle_text(self) -> str:
+        """Who pays whom, one line each, to copy into a chat."""
+        lines = self.payments or self.transfers
+        return "\n".join(f"{t.payer} → {t.payee}: {t.amount}" for t in lines)
+
+
+def partie_payments(partie: Partie, session: Any) -> list[engine.Payment]:
+    """The partie's settlement at its stake (a chouette member's own stake where set)."""
+    if partie.kind == Partie.Kind.CHOUETTE:
+        stakes = {s.player.name: s.stake for s in partie.seats.all() if s.stake is not None}
+        return session.settle(stakes, default=Decimal(partie.stake))
+    return session.settle(Decimal(partie.stake))
+
+
+def evening_sheet(evening: Evening) -> EveningSheet:
+    """Every partie of an evening, each player's net, and how to settle up."""
+    parties = list(partie_with_players(evening.parties.all()).order_by("started_at", "id"))
+    results = [PartieResult(partie, partie_sheet(partie)) for partie in parties]
+    seated = {seat.player.name: seat.player for p in parties for seat in p.seats.all()}
+    points: dict[str, int] = dict.fromkeys(seated, 0)
+    money: dict[str, Decimal] = dict.fromkeys(seated, Decimal(0))
+    for result in results:
+        for payment in result.sheet.payments:
+            for name, sign in ((payment.payer, -1), (payment.payee, 1)):
+                points[name] += sign * payment.points
+                money[name] += sign * payment.amount
+    debts = [] if evening.is_settled else list(open_debts(evening.owner, list(seated.values())))
+    for debt in debts:
+        for player, sign in ((debt.payer, -1), (debt.payee, 1)):
+            seated.setdefault(player.name, player)
+            points.setdefault(player.name, 0)
+            money[player.name] = money.get(player.name, Decimal(0)) + sign * debt.amount
+    balances = [Balance(seated[name], points[name], money[name]) for name in sorted(seated)]
+    transfers = engine.settle_up({b.player.name: b.amount for b in balances})
+    payments = list(evening.payments.select_related("payer", "payee"))
+    return EveningSheet(evening, results, balances, debts, transfers, payments)
+
+
+def open_debts(owner, players: list[Player]) -> QuerySet[EveningPayment]:
+    """Unpaid transfers of settled evenings that involve any of these players."""
+    return (
+        EveningPayment.objects.filter(evening__owner=owner, paid_at=None, carried_to=None)
+        .filter(Q(payer__in=players) | Q(payee__in=players))
+        .select_related("payer", "payee", "evening")
+    )
+
+
+def evenings_of(user) -> QuerySet[Evening]:
+    return Evening.objects.filter(owner=user)
+
+
+@dataclass(frozen=True)
+class Ledger:
+    """What a player owes and is owed, and the parties played."""
+
+    player: Player
+    owes: list[EveningPayment]
+    owed: list[EveningPayment]
+    parties: list[Partie]
+
+    @property
+    def net(self) -> Decimal:
+        return sum((p.amount for p in self.owed), Decimal(0)) - sum(
+            (p.amount for p in self.owes), Decimal(0)
+        )
+
+
+def player_ledger(player: Player) -> Ledger:
+    debts = list(open_debts(player.owner, [player]))
+    parties = list(
+        partie_with_players(Partie.objects.filter(seats__player=player)).order_by("-started_at")
+    )
+    return Ledger(
+        player,
+        [d for d in debts if d.payer_id == player.pk],
+        [d for d in debts if d.payee_id == player.pk],
+        parties,
+    )

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import date
 from decimal import Decimal
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -20,6 +21,8 @@ from scorekeeper.engine.record import Record, RecordError, hand_json, replay
 
 from .models import (
     Entry,
+    Evening,
+    EveningPayment,
     Hand,
     HandChange,
     Partie,
@@ -44,17 +47,35 @@ def partie_start(
     kind: str = Partie.Kind.TWO_PLAYER,
     stake: Decimal = Decimal(0),
     first_dealer: str | None = None,
+    stakes: dict[str, Decimal] | None = None,
+    evening: Evening | None = None,
 ) -> Partie:
-    """Seat the players and fix the rules; the first named deals unless told otherwise."""
+    """Seat the players (in cut order where roles rotate) and fix the rules.
+
+    The first named deals unless told otherwise (in a chouette or three-player rotation
+    the roles decide); ``stakes`` gives chouette members their own stake.
+    """
     names = [name.strip() for name in names]
     session = engine.session_class(kind)(names, rules, first_dealer)  # checks the seating
+    if evening is not None and evening.is_settled:
+        raise EveningSettledError(evening)
     players = [player_for(owner=owner, name=name) for name in names]
-    dealer = players[names.index(first_dealer)] if first_dealer else players[0]
+    # Stored so that every replay deals as the table did: the named first dealer, or
+    # whoever the session starts with (a partnership names table 1's).
+    starts = session.dealer if isinstance(session.dealer, str) else names[0]
+    dealer = players[names.index(first_dealer or starts)]
     partie = Partie.objects.create(
-        owner=owner, kind=kind, rules=rules.to_dict(), stake=stake, first_dealer=dealer
+        owner=owner,
+        kind=kind,
+        rules=rules.to_dict(),
+        stake=stake,
+        first_dealer=dealer,
+        evening=evening,
     )
+    stakes = stakes or {}
     Seat.objects.bulk_create(
-        Seat(partie=partie, player=p, position=i) for i, p in enumerate(players)
+        Seat(partie=partie, player=p, position=i, stake=stakes.get(p.name))
+        for i, p in enumerate(players)
     )
     _save_result(partie, session)
     return partie
@@ -278,9 +299,69 @@ def _save_result(partie: Partie, session: engine.Session) -> None:
     partie.summary = {
         "players": list(session.players),
         "hands": len(session.lines),
-        "totals": totals[-1],  # the game being played, or the last one
+        "totals": totals[-1] if totals else {},  # the game being played, or the last one
         "games": totals,
         "winner": getattr(session, "winner", None),  # Hollywood has none: three games
         "next_dealer": session.dealer,
     }
     partie.save(update_fields=["state", "closed_at", "summary"])
+
+
+# Evenings: the parties of one table or club night, settled up together.
+
+
+def evening_start(*, owner: AbstractBaseUser, name: str, played_on: date) -> Evening:
+    return Evening.objects.create(owner=owner, name=name.strip(), played_on=played_on)
+
+
+@transaction.atomic
+def partie_evening_set(*, partie: Partie, evening: Evening | None) -> Partie:
+    """Put a partie into an evening (or take it out); a settled evening is closed to changes."""
+    for touched in (partie.evening, evening):
+        if touched is not None and touched.is_settled:
+            raise EveningSettledError(touched)
+    partie.evening = evening
+    partie.save(update_fields=["evening"])
+    return partie
+
+
+class EveningSettledError(ValueError):
+    """A change to an evening that is already settled up."""
+
+    def __init__(self, evening: Evening):
+        super().__init__(f"the evening {evening} is settled up: its parties cannot change")
+        self.evening = evening
+
+
+@transaction.atomic
+def evening_settle(*, evening: Evening) -> list[EveningPayment]:
+    """Freeze the evening's settle-up: the fewest transfers, open debts carried in included."""
+    from .selectors import evening_sheet  # the same figures the evening page shows
+
+    evening = Evening.objects.select_for_update().get(pk=evening.pk)
+    if evening.is_settled:
+        raise EveningSettledError(evening)
+    sheet = evening_sheet(evening)
+    players = {player.name: player for player in sheet.players}
+    payments = EveningPayment.objects.bulk_create(
+        EveningPayment(
+            evening=evening,
+            payer=players[t.payer],
+            payee=players[t.payee],
+            amount=t.amount,
+        )
+        for t in sheet.transfers
+    )
+    EveningPayment.objects.filter(pk__in=[debt.pk for debt in sheet.debts]).update(
+        carried_to=evening
+    )
+    evening.settled_at = timezone.now()
+    evening.save(update_fields=["settled_at"])
+    return payments
+
+
+def evening_payment_paid(*, payment: EveningPayment, paid: bool = True) -> EveningPayment:
+    """Mark a transfer paid, or not paid after all."""
+    payment.paid_at = timezone.now() if paid else None
+    payment.save(update_fields=["paid_at"])
+    return payment

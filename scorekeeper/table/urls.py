@@ -15,4 +15,13 @@ urlpatterns = [
     path("parties/<int:pk>/export/", views.partie_export, name="partie_export"),
     path("parties/<int:pk>/rules/", views.partie_rules_change, name="partie_rules_change"),
     path("shared/<str:token>/", views.shared_partie, name="shared_partie"),
+    path("evenings/", views.evening_list, name="evening_list"),
+    path("evenings/<int:pk>/", views.evening_detail, name="evening_detail"),
+    path("evenings/<int:pk>/settle/", views.evening_settle, name="evening_settle"),
+    path(
+        "evenings/<int:pk>/payments/<int:payment>/paid/",
+        views.evening_payment_paid,
+        name="evening_payment_paid",
+    ),
+    path("players/<int:pk>/", views.player_detail, name="player_detail"),
 ]

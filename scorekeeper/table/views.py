@@ -6,6 +6,8 @@ template, so the page and its swap never drift apart.
 
 from __future__ import annotations
 
+import contextlib
+
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import UserCreationForm
@@ -21,9 +23,17 @@ from scorekeeper import engine
 from scorekeeper.engine.record import RecordError, record_json
 
 from . import selectors, services
-from .forms import ImportForm, PartieStartForm, RulesForm, entry_form, rule_initial
+from .forms import (
+    EveningForm,
+    EveningPartieForm,
+    ImportForm,
+    PartieStartForm,
+    RulesForm,
+    entry_form,
+    rule_initial,
+)
 from .messages import explain
-from .models import Partie
+from .models import Evening, Partie, Player
 
 PRESET_NOTICE = "The rule values are now those of the preset you chose: check them and start."
 
@@ -70,6 +80,7 @@ def partie_new(request: HttpRequest) -> HttpResponse:
                 kind=data["kind"],
                 stake=data["stake"],
                 first_dealer=form.first_dealer_name,
+                stakes=data["stakes"],
             )
             return redirect(partie)
         if form.has_error(NON_FIELD_ERRORS, "preset_changed"):
@@ -134,7 +145,7 @@ def _render_table(
     status: int = 200,
 ) -> HttpResponse:
     if form is None and not read_only and not sheet.is_over:
-        form = entry_form(sheet.partie)
+        form = entry_form(sheet.partie, at_table=sheet.at_table)
     context = {
         "sheet": sheet,
         "partie": sheet.partie,
@@ -152,7 +163,7 @@ def _render_table(
 @require_POST
 def hand_create(request: HttpRequest, pk: int) -> HttpResponse:
     partie = _owned_partie(request, pk)
-    form = entry_form(partie, request.POST)
+    form = entry_form(partie, request.POST, at_table=_at_table(partie))
     if form.is_valid():
         try:
             written = services.hand_record(
@@ -172,6 +183,16 @@ def hand_create(request: HttpRequest, pk: int) -> HttpResponse:
     return _render_table(request, selectors.partie_sheet(partie), form=form, status=400)
 
 
+def _at_table(partie: Partie, number: int | None = None) -> tuple[str, str] | None:
+    """Who plays hand ``number`` (the next one when None) where not everyone plays."""
+    if partie.kind not in (Partie.Kind.CHOUETTE, Partie.Kind.THREE_PLAYER):
+        return None
+    sheet = selectors.partie_sheet(partie)
+    if number is None:
+        return sheet.at_table
+    return sheet.rows[number - 1].line.roles.table
+
+
 def _render_recorded(
     request: HttpRequest, partie: Partie, written: services.Written
 ) -> HttpResponse:
@@ -183,7 +204,7 @@ def _render_recorded(
     sheet = selectors.sheet_of(partie, written.session)
     context = {"sheet": sheet, "partie": partie, "change": written.change}
     if sheet.is_over or partie.kind != Partie.Kind.TWO_PLAYER:
-        context["form"] = None if sheet.is_over else entry_form(partie)
+        context["form"] = None if sheet.is_over else entry_form(partie, at_table=sheet.at_table)
         response = render(request, "table/partie_detail.html#table-and-change", context)
         return reswap(retarget(response, "#table"), "outerHTML")
     if request.POST.get("form_had_errors"):  # a clean form replaces the one with errors
@@ -199,7 +220,7 @@ def hand_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     hands = list(partie.hands.select_related("knocker").filter(number=number))
     if not hands:
         raise Http404(_("There is no such hand."))
-    form = entry_form(partie, request.POST or None, hands)
+    form = entry_form(partie, request.POST or None, hands, _at_table(partie, number))
     if request.method == "POST" and form.is_valid():
         try:
             services.hand_edit(
@@ -257,3 +278,79 @@ def partie_import(request: HttpRequest) -> HttpResponse:
     return render(
         request, "table/partie_import.html", {"form": form}, status=400 if form.errors else 200
     )
+
+
+# Evenings and players
+
+
+def _owned_evening(request: HttpRequest, pk: int) -> Evening:
+    return get_object_or_404(Evening.objects.filter(owner=request.user), pk=pk)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def evening_list(request: HttpRequest) -> HttpResponse:
+    form = EveningForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        evening = services.evening_start(owner=request.user, **form.cleaned_data)
+        return redirect(evening)
+    evenings = selectors.evenings_of(request.user)
+    return render(
+        request,
+        "table/evening_list.html",
+        {"form": form, "evenings": evenings},
+        status=400 if form.errors else 200,
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def evening_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    evening = _owned_evening(request, pk)
+    form = EveningPartieForm(request.POST or None, owner=request.user, evening=evening)
+    error = None
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.partie_evening_set(partie=form.cleaned_data["partie"], evening=evening)
+        except services.EveningSettledError:
+            error = _("This evening is settled up: its parties cannot change.")
+        else:
+            return redirect(evening)
+    context = {
+        "evening": evening,
+        "sheet": selectors.evening_sheet(evening),
+        "form": form,
+        "error": error,
+    }
+    return render(
+        request, "table/evening_detail.html", context, status=400 if form.errors or error else 200
+    )
+
+
+@login_required
+@require_POST
+def evening_settle(request: HttpRequest, pk: int) -> HttpResponse:
+    evening = _owned_evening(request, pk)
+    # Settled already (a second tap): the page shows the payments all the same.
+    with contextlib.suppress(services.EveningSettledError):
+        services.evening_settle(evening=evening)
+    return redirect(evening)
+
+
+@login_required
+@require_POST
+def evening_payment_paid(request: HttpRequest, pk: int, payment: int) -> HttpResponse:
+    evening = _owned_evening(request, pk)
+    row = get_object_or_404(evening.payments.select_related("payer", "payee"), pk=payment)
+    services.evening_payment_paid(payment=row, paid=request.POST.get("paid") != "0")
+    if request.htmx:
+        return render(
+            request, "table/evening_detail.html#payment", {"evening": evening, "payment": row}
+        )
+    return redirect(evening)
+
+
+@login_required
+def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    player = get_object_or_404(Player.objects.filter(owner=request.user), pk=pk)
+    return render(request, "table/player_detail.html", {"ledger": selectors.player_ledger(player)})

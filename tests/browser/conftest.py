@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import User
-from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect, sync_playwright
 
 from tests.conftest import PASSWORD
 
@@ -97,3 +97,69 @@ def logged_in_page(page: Page, owner: User) -> Page:
     """The phone page of the owner, logged in through the login form."""
     _log_in(page, owner.username)
     return page
+
+
+# Helpers for playing a partie through the UI, shared by the flow modules.
+
+KIND_LABELS = {"knock": "Knock", "gin": "Gin", "big_gin": "Big gin", "no_game": "No game"}
+
+
+def tap(scope: Page | Locator, field: str, text: str) -> None:
+    """Tap a choice by its label text, as a thumb would: the radio input is invisible.
+
+    `scope` is the page (any form on it) or a part of it, such as one table's fieldset.
+    """
+    page = scope if isinstance(scope, Page) else scope.page
+    choices = scope.locator(f"{'form ' if scope is page else ''}.field-{field} label.choice")
+    choices.filter(has=page.get_by_text(text, exact=True)).click()
+
+
+def fill_hand(scope: Locator, kind: str, knocker=None, dk=None, dd=None, upcard=None) -> None:
+    """Fill one hand's fields (the result first: it decides which fields show)."""
+    tap(scope, "kind", KIND_LABELS[kind])
+    if knocker is not None:
+        tap(scope, "knocker", knocker)
+    if dk is not None:
+        scope.get_by_label("Knocker's deadwood").fill(str(dk))
+    if dd is not None:
+        scope.get_by_label("Defender's deadwood").fill(str(dd))
+    if upcard is not None:
+        scope.get_by_label("Upcard").fill(upcard)
+
+
+def enter_hand(page: Page, kind: str, knocker=None, dk=None, dd=None, upcard=None) -> None:
+    """Fill the hand form and send it."""
+    form = page.locator("form.hand-form")
+    fill_hand(form, kind, knocker, dk, dd, upcard)
+    form.get_by_role("button").click()
+
+
+def hand_rows(page: Page) -> Locator:
+    """The sheet's hand rows (the 'No hands yet.' and 'Game 2' rows have no totals)."""
+    return page.locator("table.sheet tbody tr").filter(has=page.locator(".total"))
+
+
+def expect_totals(page: Page, number: int, *totals: int) -> None:
+    """Row `number`'s running totals, left column first."""
+    row = hand_rows(page).nth(number - 1)
+    expect(row.locator("td").first).to_have_text(str(number))
+    expect(row.locator(".total")).to_have_text([str(total) for total in totals])
+
+
+def mark_page(page: Page) -> None:
+    """A marker that a navigation would wipe out and an HTMX swap keeps."""
+    page.evaluate("window.marker = 1")
+
+
+def expect_same_page(page: Page) -> None:
+    assert page.evaluate("window.marker") == 1, "the page navigated instead of swapping"
+
+
+def expect_table_swapped(page: Page) -> None:
+    """The sheet was updated in place, and HTMX has wired up the new hand form.
+
+    HTMX processes swapped-in content when it settles, 20 ms later: a robot that
+    submits sooner would send the new form as a plain POST and leave the page.
+    """
+    expect_same_page(page)
+    expect(page.locator(".htmx-added, .htmx-settling, .htmx-request")).to_have_count(0)

@@ -16,8 +16,15 @@ from playwright.sync_api import BrowserContext, Page, expect
 from scorekeeper import engine
 from scorekeeper.table import services
 from scorekeeper.table.models import Hand, Partie
-
-KIND_LABELS = {"knock": "Knock", "gin": "Gin", "no_game": "No game"}
+from tests.browser.conftest import (
+    enter_hand,
+    expect_same_page,
+    expect_table_swapped,
+    expect_totals,
+    hand_rows,
+    mark_page,
+    tap,
+)
 
 # RULES.md §9, one hand a line: kind, knocker, knocker's and defender's deadwood,
 # who dealt it, then Anna's and Ben's running totals after it.
@@ -52,57 +59,6 @@ def play(partie: Partie, owner: User, hands: int) -> None:
     """Record the first `hands` hands of the worked example through the services."""
     for kind, knocker, dk, dd, *_ in WORKED_EXAMPLE[:hands]:
         services.hand_record(partie=partie, hand=ENGINE_HANDS[kind](knocker, dk, dd), user=owner)
-
-
-def tap(page: Page, field: str, text: str) -> None:
-    """Tap a choice by its label text, as a thumb would: the radio input is invisible."""
-    choices = page.locator(f"form .field-{field} label.choice")
-    choices.filter(has=page.get_by_text(text, exact=True)).click()
-
-
-def enter_hand(page: Page, kind: str, knocker=None, dk=None, dd=None, upcard=None) -> None:
-    """Fill the hand form (the result first: it decides which fields show) and send it."""
-    form = page.locator("form.hand-form")
-    tap(page, "kind", KIND_LABELS[kind])
-    if knocker is not None:
-        tap(page, "knocker", knocker)
-    if dk is not None:
-        form.get_by_label("Knocker's deadwood").fill(str(dk))
-    if dd is not None:
-        form.get_by_label("Defender's deadwood").fill(str(dd))
-    if upcard is not None:
-        form.get_by_label("Upcard").fill(upcard)
-    form.get_by_role("button").click()
-
-
-def hand_rows(page: Page):
-    """The sheet's hand rows (the 'No hands yet.' row has no cells with totals)."""
-    return page.locator("table.sheet tbody tr").filter(has=page.locator(".total"))
-
-
-def expect_totals(page: Page, number: int, anna: int, ben: int) -> None:
-    row = hand_rows(page).nth(number - 1)
-    expect(row.locator("td").first).to_have_text(str(number))
-    expect(row.locator(".total")).to_have_text([str(anna), str(ben)])
-
-
-def mark_page(page: Page) -> None:
-    """A marker that a navigation would wipe out and an HTMX swap keeps."""
-    page.evaluate("window.marker = 1")
-
-
-def expect_same_page(page: Page) -> None:
-    assert page.evaluate("window.marker") == 1, "the page navigated instead of swapping"
-
-
-def expect_table_swapped(page: Page) -> None:
-    """The sheet was updated in place, and HTMX has wired up the new hand form.
-
-    HTMX processes swapped-in content when it settles, 20 ms later: a robot that
-    submits sooner would send the new form as a plain POST and leave the page.
-    """
-    expect_same_page(page)
-    expect(page.locator(".htmx-added, .htmx-settling, .htmx-request")).to_have_count(0)
 
 
 def test_worked_example_from_sign_up_to_settlement(page: Page) -> None:

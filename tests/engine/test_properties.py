@@ -1,7 +1,7 @@
 """Invariants of the engine over random rules and random valid hands (hypothesis).
 
 The session invariants run over every supported kind: two-player, Hollywood,
-match and partnership.
+match, partnership, chouette and three-player rotation.
 """
 
 import dataclasses
@@ -30,6 +30,8 @@ from scorekeeper.engine.sessions import SESSION_KINDS, session_class
 
 PLAYERS = ("A", "B")
 FOUR = ("A", "B", "C", "D")  # partnership: table 1 A v B, table 2 C v D
+EIGHT = ("A", "B", "C", "D", "E", "F", "G", "H")  # a chouette seats three to eight
+ROTATING = ("chouette", "three_player")  # each hand between the box and the captain
 
 cards = st.builds(Card, st.integers(1, len(RANKS)), st.sampled_from(Suit))
 bonuses = st.integers(0, 60)
@@ -244,12 +246,32 @@ def test_oklahoma_upcard_sets_the_limit_and_spades_double(rules, upcard, dk, dd)
 # Every kind of session.
 
 
-def entries(rules, kind):
-    """Entries a session of the kind records: hands, or rounds of two tables."""
+def entries(rules, kind, session=None):
+    """Entries a session of the kind records: hands, or rounds of two tables.
+
+    A chouette or three-player hand is played by the box and the captain of the
+    moment, so its knocker is drawn from the session's roles.
+    """
     if kind == "partnership":
         tables = st.tuples(hands(rules, FOUR[:2]), hands(rules, FOUR[2:]))
         return st.builds(Round, tables)
+    if kind in ROTATING and session is not None:
+        return hands(rules, session.roles.table)
     return hands(rules)
+
+
+def seated_players(draw, kind):
+    if kind == "partnership":
+        return FOUR
+    if kind == "chouette":
+        return EIGHT[: draw(st.integers(3, 8))]
+    if kind == "three_player":
+        return EIGHT[:3]
+    return PLAYERS
+
+
+# Sessions that end by themselves; a chouette goes on until the table stops.
+ENDING_KINDS = tuple(kind for kind in SESSION_KINDS if kind != "chouette")
 
 
 @st.composite
@@ -259,13 +281,17 @@ def sessions(draw, kinds=tuple(SESSION_KINDS)):
     rules = draw(rulesets())
     if kind == "match":
         rules = rules.replace(best_of=draw(st.sampled_from([1, 3, 5, 7])))
-    players = FOUR if kind == "partnership" else PLAYERS
-    first_dealer = draw(st.sampled_from(players))
+    players = seated_players(draw, kind)
+    # A chouette's first hand is dealt by the first captain, a three-player
+    # rotation's by the box (None: the same, by the rule).
+    dealers = {"chouette": [None, players[1]], "three_player": [None, players[0]]}
+    first_dealer = draw(st.sampled_from(dealers.get(kind, players)))
     session = session_class(kind)(players, rules, first_dealer)
     accepted = []
-    for entry in draw(st.lists(entries(rules, kind), max_size=40)):
+    for _ in range(draw(st.integers(0, 40))):
         if session.is_over():
             break
+        entry = draw(entries(rules, kind, session))
         session.record(entry)
         accepted.append(entry)
     return Record(kind, rules, players, first_dealer, Decimal("0.05"), tuple(accepted))
@@ -278,18 +304,26 @@ def replayed(record):
 
 
 def winning_entry(session):
-    """An entry that A (and A's partner) win by at least 98 points."""
+    """An entry that A (and A's partner), or the box, win by at least 98 points."""
     upcard = Card.parse("KH") if session.rules.is_oklahoma else None
-    hand = Hand.gin(MAX_DEADWOOD, knocker="A", upcard=upcard)
+    knocker = session.roles.box if session.kind in ROTATING else "A"
+    hand = Hand.gin(MAX_DEADWOOD, knocker=knocker, upcard=upcard)
     if session.kind == "partnership":
         return Round((hand, Hand.gin(MAX_DEADWOOD, knocker="C", upcard=upcard)))
     return hand
 
 
 def finish_session(session):
-    """Record winning entries until the session is over; return them."""
+    """Record winning entries until the session is over (a chouette: its last game
+    closed); return them."""
+
+    def finished():
+        if session.kind == "chouette":
+            return bool(session.lines) and session.games()[-1].closed
+        return session.is_over()
+
     added = []
-    while not session.is_over():
+    while not finished():
         added.append(winning_entry(session))
         session.record(added[-1])
     return added
@@ -308,7 +342,7 @@ def test_balances_sum_to_zero_for_every_kind(record, stake, finished):
         assert line["points"] > 0
 
 
-@given(sessions(), st.data())
+@given(sessions(ENDING_KINDS), st.data())
 def test_a_closed_session_refuses_another_entry_and_changes_nothing(record, data):
     session = replayed(record)
     finish_session(session)

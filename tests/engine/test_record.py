@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from scorekeeper.engine.cards import Card
+from scorekeeper.engine.chouette import Chouette
 from scorekeeper.engine.game import Game
 from scorekeeper.engine.hand import Hand, HandKind
 from scorekeeper.engine.hollywood import Hollywood
@@ -24,6 +25,7 @@ from scorekeeper.engine.record import (
     tally,
 )
 from scorekeeper.engine.rules import preset
+from scorekeeper.engine.three_player import ThreePlayer
 
 RECORDS = Path(__file__).resolve().parent.parent / "records"
 
@@ -343,9 +345,10 @@ def test_record_json_writes_the_format_names_and_only_the_changed_rules():
     assert data["hands"] == example()["hands"]
 
 
-# Every kind of session: Hollywood, match and partnership records (RULES.md §4, §6, §7).
+# Every kind of session: Hollywood, match, partnership, chouette and three-player
+# records (RULES.md §4, §6, §7).
 
-KIND_RECORDS = ["hollywood", "match", "partnership"]
+KIND_RECORDS = ["hollywood", "match", "partnership", "chouette", "three_player"]
 
 
 def kind_record(kind):
@@ -365,6 +368,8 @@ def test_each_kinds_record_tallies_exactly_to_its_checked_tally(kind):
         ("hollywood", Hollywood),
         ("match", Match),
         ("partnership", Partnership),
+        ("chouette", Chouette),
+        ("three_player", ThreePlayer),
     ],
 )
 def test_replay_and_session_of_give_the_kinds_session(kind, session_type):
@@ -454,20 +459,6 @@ def test_record_json_keeps_the_hollywood_and_match_rule_changes():
     assert record_json(loads(read("match.json")))["rules"] == {"preset": "classic", "best_of": 3}
 
 
-@pytest.mark.parametrize("kind", ["chouette", "three_player"])
-def test_chouette_and_three_player_are_not_supported_yet(kind):
-    data = example() | {"kind": kind, "players": ["X", "Y", "Z"]}
-    del data["first_dealer"]
-    assert errors_of(data) == [f"kind {kind!r} is not supported yet"]
-
-
-def test_a_record_of_an_unsupported_kind_cannot_be_replayed():
-    record = Record("chouette", preset("classic"), ("X", "Y", "Z"), None, Decimal(0))
-    with pytest.raises(RecordError) as error:
-        replay(record)
-    assert error.value.errors == ["kind 'chouette' is not supported yet"]
-
-
 def test_a_record_built_with_the_wrong_players_cannot_be_replayed():
     record = Record("partnership", preset("partnership"), ("A", "B"), None, Decimal(0))
     with pytest.raises(RecordError) as error:
@@ -486,7 +477,32 @@ def test_a_record_built_with_the_wrong_players_cannot_be_replayed():
             ["A", "B", "C", "A"],
             "players: a partnership record names four different players",
         ),
-        ("chouette", ["X", "X"], "players: give the players as a list of different names"),
+        (
+            "chouette",
+            ["X", "X"],
+            "players: a chouette record names three to eight different players",
+        ),
+        (
+            "chouette",
+            ["X", "Y"],
+            "players: a chouette record names three to eight different players",
+        ),
+        (
+            "chouette",
+            list("ABCDEFGHI"),
+            "players: a chouette record names three to eight different players",
+        ),
+        (
+            "three_player",
+            ["X", "Y"],
+            "players: a three-player record names three different players",
+        ),
+        (
+            "three_player",
+            ["P", "Q", "R", "S"],
+            "players: a three-player record names three different players",
+        ),
+        ("poker", ["X", "X"], "players: give the players as a list of different names"),
     ],
 )
 def test_the_wrong_players_for_the_kind_are_refused(kind, players, line):
@@ -561,3 +577,191 @@ def test_a_hand_after_the_hollywood_session_names_the_hand():
     data = kind_record("hollywood")
     data["hands"].append({"no_game": True})
     assert errors_of(data) == ["hand 11: the Hollywood session is over: all three games are closed"]
+
+
+# Chouette and three-player records (RULES.md §6, §10.10, §10.11).
+
+
+def test_chouette_tallies_each_game_with_its_box_and_team():
+    # Checked by hand: game 1 Anna 105 + 5 × 20 + 100 = 305 v team 10 + 20 = 30;
+    # game 2 team 105 + 3 × 20 + 100 = 265 v Anna 10 + 20 = 30; game 3 running.
+    result = tally(loads(read("chouette.json")))
+    assert [(g["box"], g["winner"], g["net"], g["closed"]) for g in result["games"]] == [
+        ("Anna", "Anna", 275, True),
+        ("Anna", "team", 235, True),
+        ("Dan", None, 0, False),
+    ]
+    assert [g["team"] for g in result["games"]] == [
+        ["Ben", "Clara", "Dan", "Eva"],
+        ["Clara", "Dan", "Eva", "Ben"],
+        ["Eva", "Ben", "Clara", "Anna"],
+    ]
+    assert list(result["games"][2]["players"]) == ["Dan", "team"]
+    assert result["games"][2]["players"]["team"]["points"] == 16
+
+
+def test_chouette_settles_box_against_each_member_at_his_stake():
+    result = tally(loads(read("chouette.json")))
+    assert [(s["from"], s["to"], s["amount"]) for s in result["settlement"]] == [
+        ("Ben", "Anna", "13.75"),
+        ("Clara", "Anna", "13.75"),
+        ("Dan", "Anna", "27.50"),  # Dan plays at 0.10, everyone else at 0.05
+        ("Eva", "Anna", "13.75"),
+        ("Anna", "Clara", "11.75"),
+        ("Anna", "Dan", "23.50"),
+        ("Anna", "Eva", "11.75"),
+        ("Anna", "Ben", "11.75"),
+    ]
+    assert result["balances"]["Anna"] == {"points": 160, "amount": "10.00"}
+    assert result["balances"]["Dan"] == {"points": -40, "amount": "-4.00"}
+    assert result["transfers"] == [
+        {"from": "Ben", "to": "Anna", "amount": "2.00"},
+        {"from": "Clara", "to": "Anna", "amount": "2.00"},
+        {"from": "Dan", "to": "Anna", "amount": "4.00"},
+        {"from": "Eva", "to": "Anna", "amount": "2.00"},
+    ]
+
+
+def test_chouette_tally_gives_the_roles_of_the_next_hand():
+    result = tally(loads(read("chouette.json")))
+    assert result["roles"] == {
+        "box": "Dan",
+        "captain": "Eva",
+        "out": ["Ben", "Clara", "Anna"],
+        "team": ["Eva", "Ben", "Clara", "Anna"],
+    }
+    assert result["next_dealer"] == "Dan"
+
+
+def test_chouette_roles_for_the_next_game_once_a_game_closed():
+    data = kind_record("chouette")
+    data["hands"] = data["hands"][:10]
+    result = tally(parse_record(data))
+    assert result["roles"]["box"] == "Dan"
+    assert result["next_dealer"] == "Eva"
+    assert len(result["games"]) == 2  # game 3 starts with its first hand
+
+
+def test_chouette_stakes_are_read_and_written():
+    record = loads(read("chouette.json"))
+    assert record.stakes == {"Dan": Decimal("0.10")}
+    assert record_json(record)["stakes"] == {"Dan": "0.10"}
+    assert "stakes" not in record_json(loads(read("three_player.json")))
+
+
+def test_chouette_stakes_for_every_member_need_no_stake():
+    data = kind_record("chouette")
+    del data["stake"]
+    data["stakes"] = {name: "0.01" for name in data["players"]}
+    result = tally(parse_record(data))
+    assert {s["amount"] for s in result["settlement"]} == {"2.75", "2.35"}
+
+
+@pytest.mark.parametrize(
+    ("kind", "stakes", "line"),
+    [
+        ("chouette", {"Zed": "0.10"}, "stakes: 'Zed' is not one of the players"),
+        ("chouette", {"Dan": "lots"}, "stakes: Dan: 'lots' is not a money amount per point"),
+        ("chouette", {"Dan": "-1"}, "stakes: Dan: '-1' is not a money amount per point"),
+        ("chouette", ["Dan"], "stakes: give each player's stake per point"),
+        ("three_player", {"Paula": "0.10"}, "stakes: a stake per player is for a chouette"),
+    ],
+)
+def test_bad_stakes_are_refused(kind, stakes, line):
+    data = kind_record(kind) | {"stakes": stakes}
+    (error,) = errors_of(data)
+    assert error.startswith(line)
+
+
+@pytest.mark.parametrize("knocker", ["Anna", "Zed"])
+def test_a_chouette_knocker_not_at_the_table_names_the_hand_and_who_is(knocker):
+    data = kind_record("chouette")
+    data["hands"][10]["knocker"] = knocker  # game 3: Dan boxes, Eva captains
+    assert errors_of(data) == [
+        f"hand 11: {knocker!r} is not at the table: Dan (box) plays Eva (captain)"
+    ]
+
+
+def test_a_chouette_first_dealer_must_be_the_first_captain():
+    data = kind_record("chouette") | {"first_dealer": "Anna"}
+    assert errors_of(data) == [
+        "in a chouette the first captain deals the first hand: the first dealer is Ben, not 'Anna'"
+    ]
+    assert tally(parse_record(data | {"first_dealer": "Ben"})) == tally(
+        parse_record(kind_record("chouette"))
+    )
+
+
+def test_a_player_called_team_cannot_sit_in_a_chouette():
+    data = kind_record("chouette") | {"players": ["Anna", "team", "Clara"], "hands": []}
+    del data["stakes"]
+    assert errors_of(data) == ["a chouette player cannot be called 'team': it names the team"]
+
+
+def test_three_player_tallies_individual_columns_and_pairs():
+    # Checked by hand: Paula 100 + 2 × 20 + 100 + shutout 100 (Quinn at 0) = 340,
+    # Quinn 0, Rita 27 + 2 × 20 = 67; pairs 340, 240 − 67 = 173, 67.
+    result = tally(loads(read("three_player.json")))
+    (game,) = result["games"]
+    assert {name: f["total"] for name, f in game["players"].items()} == {
+        "Paula": 340,
+        "Quinn": 0,
+        "Rita": 67,
+    }
+    assert (game["winner"], game["shutout"], game["shut_out"], game["net"]) == (
+        "Paula",
+        True,
+        ["Quinn"],
+        513,
+    )
+    assert [(s["from"], s["to"], s["points"], s["amount"]) for s in result["settlement"]] == [
+        ("Quinn", "Paula", 340, "17.00"),
+        ("Rita", "Paula", 173, "8.65"),
+        ("Quinn", "Rita", 67, "3.35"),
+    ]
+    assert result["transfers"] == [
+        {"from": "Quinn", "to": "Paula", "amount": "20.35"},
+        {"from": "Rita", "to": "Paula", "amount": "5.30"},
+    ]
+
+
+def test_three_player_roles_name_the_player_out():
+    data = kind_record("three_player")
+    expected = [
+        {"box": "Paula", "captain": "Quinn", "out": "Rita"},
+        {"box": "Paula", "captain": "Rita", "out": "Quinn"},
+        {"box": "Rita", "captain": "Quinn", "out": "Paula"},
+        {"box": "Rita", "captain": "Quinn", "out": "Paula"},  # after the no game
+        {"box": "Rita", "captain": "Paula", "out": "Quinn"},
+        {"box": "Paula", "captain": "Quinn", "out": "Rita"},
+    ]
+    for played, roles in enumerate(expected):
+        result = tally(parse_record(data | {"hands": data["hands"][:played]}))
+        assert (result["roles"], result["next_dealer"]) == (roles, roles["box"])
+
+
+def test_the_player_out_cannot_knock_in_a_three_player_record():
+    data = kind_record("three_player")
+    data["hands"][1]["knocker"] = "Quinn"
+    assert (
+        errors_of(data)[0]
+        == "hand 2: 'Quinn' is not at the table: Paula (box) plays Rita (captain)"
+    )
+
+
+def test_a_hand_after_the_three_player_game_names_the_hand():
+    data = kind_record("three_player")
+    data["hands"].append({"no_game": True})
+    assert errors_of(data) == ["hand 6: the game is over: Paula reached 100 of 100"]
+
+
+def test_three_player_first_dealer_must_be_the_box():
+    data = kind_record("three_player") | {"first_dealer": "Rita"}
+    assert errors_of(data) == [
+        "in a three-player rotation the box deals every hand: the first dealer is Paula, not 'Rita'"
+    ]
+
+
+def test_two_player_kinds_have_no_roles_or_transfers():
+    result = tally(loads(read("format_example.json")))
+    assert "roles" not in result and "transfers" not in result

@@ -124,3 +124,20 @@ def start_form_data(
 @pytest.fixture
 def start_data() -> Callable[..., dict[str, Any]]:
     return start_form_data
+
+
+# The fields of the start form that are not rules: the rules page posts the rest.
+PARTIE_FIELDS = ("kind", "player_1", "player_2", "first_dealer", "stake")
+
+
+def rules_form_data(
+    preset: str = "classic", shown_preset: str | None = None, **overrides: Any
+) -> dict[str, Any]:
+    """The rules form as a browser posts it: the preset and every rule field filled."""
+    data = start_form_data(preset, shown_preset, **overrides)
+    return {name: value for name, value in data.items() if name not in PARTIE_FIELDS}
+
+
+@pytest.fixture
+def rules_data() -> Callable[..., dict[str, Any]]:
+    return rules_form_data

@@ -1,0 +1,319 @@
+"""Every kind of partie played to the end on a phone: Hollywood, a match, a partnership,
+Oklahoma, and a running partie whose rules change.
+
+Each partie starts from the start form and every hand goes through the hand form,
+as at the table. The hands are big on purpose, so that a partie ends in a few.
+"""
+
+import re
+from decimal import Decimal
+
+import pytest
+from django.contrib.auth.models import User
+from playwright.sync_api import Locator, Page, expect
+
+from scorekeeper import engine
+from scorekeeper.table import services
+from scorekeeper.table.models import Partie
+from tests.browser.conftest import (
+    PHONE,
+    enter_hand,
+    expect_table_swapped,
+    expect_totals,
+    fill_hand,
+    hand_rows,
+    mark_page,
+    tap,
+)
+
+KINDS = {
+    "two_player": "Two players",
+    "hollywood": "Hollywood (three games at once)",
+    "match": "Match (best of several games)",
+    "partnership": "Partnership (four players, two tables)",
+}
+
+
+def start_partie(page: Page, kind: str, preset: str, names: list[str], stake: str = "0") -> None:
+    """Fill the start form: the kind, the names, the preset (swapped in by HTMX), a stake."""
+    page.goto("/parties/new/")
+    tap(page, "kind", KINDS[kind])
+    for seat, name in zip(("First", "Second", "Third", "Fourth"), names, strict=False):
+        page.get_by_role("textbox", name=f"{seat} player").fill(name)
+    page.get_by_label("Stake per point").fill(stake)
+    if preset != "classic":
+        page.get_by_label("Rules", exact=True).select_option(preset)
+        # The preset's values have arrived when the rules say which preset they show.
+        expect(page.locator("#rules input[name=shown_preset]")).to_have_value(preset)
+
+
+def submit_start(page: Page) -> None:
+    page.get_by_role("button", name="Start the partie").click()
+    expect(page).to_have_url(re.compile(r"/parties/\d+/$"))
+    mark_page(page)
+
+
+def record(page: Page, rows: int, *hand, **fields) -> None:
+    """Enter a hand and wait until the sheet shows `rows` rows and HTMX has settled."""
+    enter_hand(page, *hand, **fields)
+    expect(hand_rows(page)).to_have_count(rows)
+    expect_table_swapped(page)
+
+
+def status(page: Page) -> Locator:
+    return page.locator("#table .status")
+
+
+def group_headers(page: Page) -> Locator:
+    return page.locator("table.sheet thead th.group")
+
+
+# Anna and Ben, Hollywood values (classic, target 100), 0.05 a point. One hand a line:
+# the dealer (the loser deals next), kind, knocker, knocker's deadwood, defender's
+# deadwood, then after it the totals Anna/Ben in G1, G2, G3 and the closed games.
+HOLLYWOOD = [
+    ("Anna", "gin", "Anna", None, 60, (80, 0, 0, 0, 0, 0), ""),  # a first win: G1
+    ("Ben", "gin", "Ben", None, 60, (80, 80, 0, 0, 0, 0), ""),
+    ("Anna", "gin", "Anna", None, 40, (140, 80, 60, 0, 0, 0), "G1"),  # second: G1 and G2
+    ("Ben", "knock", "Ben", 2, 62, (140, 80, 60, 60, 0, 0), "G1"),  # G1 is closed: G2 only
+    ("Anna", "gin", "Anna", None, 30, (140, 80, 110, 60, 50, 0), "G1 G2"),
+    ("Ben", "gin", "Ben", None, 60, (140, 80, 110, 60, 50, 80), "G1 G2"),  # G3 only
+    ("Anna", "gin", "Ben", None, 20, (140, 80, 110, 60, 50, 120), "G1 G2 G3"),
+]
+
+
+def test_hollywood_is_played_until_all_three_games_are_closed(logged_in_page: Page) -> None:
+    page = logged_in_page
+    start_partie(page, "hollywood", "hollywood", ["Anna", "Ben"], stake="0.05")
+    submit_start(page)
+
+    expect(page.locator(".rules-line")).to_contain_text("Rules: Hollywood")
+    expect(group_headers(page)).to_have_text(["G1", "G2", "G3"])
+    expect(page.locator("table.sheet thead th.num")).to_have_text(["Anna", "Ben"] * 3)
+    for number, (dealer, kind, knocker, dk, dd, totals, closed) in enumerate(HOLLYWOOD, 1):
+        expect(status(page)).to_have_text(f"Hand {number}: {dealer} deals.")
+        record(page, number, kind, knocker, dk, dd)
+        expect_totals(page, number, *totals)
+        for header, game in zip(group_headers(page).all(), ("G1", "G2", "G3"), strict=True):
+            if game in closed.split():
+                expect(header).to_have_class(re.compile(r"\bclosed\b"))
+                expect(header).to_have_text(f"{game} ✓ over")
+            else:
+                expect(header).not_to_have_class(re.compile(r"\bclosed\b"))
+                expect(header).to_have_text(game)
+
+    expect(status(page)).to_have_text("The partie is over.")
+    expect(page.locator("form.hand-form")).to_have_count(0)
+    # Per game: points + 20 a box + 100 for the winner.
+    expect(page.locator("tfoot tr.grand td.num")).to_have_text(
+        ["280", "100", "250", "80", "70", "260"]
+    )
+    settlement = page.locator(".settlement")
+    expect(settlement.locator(".net")).to_have_text(
+        ["G1: Net: 180 points.", "G2: Net: 170 points.", "G3: Net: 190 points."]
+    )
+    expect(settlement.locator(".pays")).to_have_text(
+        [
+            "Ben pays Anna 180 points = 9.00",
+            "Ben pays Anna 170 points = 8.50",
+            "Anna pays Ben 190 points = 9.50",
+        ]
+    )
+    page.screenshot(path="/tmp/hollywood.png", full_page=True)
+
+    # The three games side by side scroll inside the sheet; the page never sideways.
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+
+# Best of 3, classic values: two gins of 40 (60 each) close a game.
+MATCH = [
+    # kind, knocker, dk, dd, the game it belongs to, Anna's and Ben's totals in that game
+    ("gin", "Anna", None, 40, 1, 60, 0),
+    ("knock", "Ben", 2, 12, 1, 60, 10),
+    ("gin", "Anna", None, 40, 1, 120, 10),
+    ("gin", "Ben", None, 40, 2, 0, 60),
+    ("knock", "Anna", 3, 13, 2, 10, 60),
+    ("gin", "Ben", None, 40, 2, 10, 120),
+    ("gin", "Anna", None, 80, 3, 100, 0),
+]
+
+
+def test_a_match_best_of_three_runs_game_after_game_to_the_winner(logged_in_page: Page) -> None:
+    page = logged_in_page
+    start_partie(page, "match", "classic", ["Anna", "Ben"])
+    page.get_by_text("Every rule (change any)").click()
+    page.get_by_role("spinbutton", name="Best of").fill("3")
+    submit_start(page)
+
+    standing = page.locator(".standing")
+    expect(standing).to_have_text("Match (best of 3): Anna 0 – Ben 0")
+    for number, (kind, knocker, dk, dd, game, anna, ben) in enumerate(MATCH, 1):
+        expect(status(page)).to_contain_text(f"Game {game}, hand {number}:")
+        record(page, number, kind, knocker, dk, dd)
+        expect_totals(page, number, anna, ben)
+        if number == 3:
+            expect(standing).to_have_text("Match (best of 3): Anna 1 – Ben 0")
+            expect(page.locator(".game-results li")).to_have_text(
+                ["Game 1: Anna won by 230 points."]
+            )
+            expect(status(page)).to_have_text("Game 2, hand 4: Ben deals.")
+            expect(page.locator("tr.game-start")).to_have_count(0)
+        if number == 4:  # the first hand of game 2 opens it on the sheet
+            expect(page.locator("tr.game-start")).to_have_text(["Game 2"])
+        if number == 6:
+            expect(standing).to_have_text("Match (best of 3): Anna 1 – Ben 1")
+
+    expect(page.locator("tr.game-start")).to_have_text(["Game 2", "Game 3"])
+    expect(status(page)).to_have_text("The partie is over: Anna won.")
+    expect(standing).to_have_text("Match (best of 3): Anna 2 – Ben 1")
+    expect(page.locator(".game-results li")).to_have_text(
+        [
+            "Game 1: Anna won by 230 points.",
+            "Game 2: Ben won by 230 points.",
+            "Game 3: Anna won by 320 points.",
+        ]
+    )
+    expect(page.locator("form.hand-form")).to_have_count(0)
+    expect(page.locator(".settlement .pays")).to_have_text(
+        [
+            "Ben pays Anna 230 points",
+            "Anna pays Ben 230 points",
+            "Ben pays Anna 320 points",
+        ]
+    )
+    page.screenshot(path="/tmp/match.png", full_page=True)
+
+
+def table(page: Page, number: int) -> Locator:
+    return page.locator("form.hand-form fieldset.table-hand").nth(number - 1)
+
+
+def enter_round(page: Page, rows: int, first: tuple, second: tuple) -> None:
+    """Fill both tables' hands and record the round."""
+    fill_hand(table(page, 1), *first)
+    fill_hand(table(page, 2), *second)
+    page.locator("form.hand-form").get_by_role("button", name="Record the hand").click()
+    expect(hand_rows(page)).to_have_count(rows)
+    expect_table_swapped(page)
+
+
+def test_a_partnership_records_both_tables_and_settles_between_opposite_numbers(
+    logged_in_page: Page,
+) -> None:
+    page = logged_in_page
+    page.goto("/parties/new/")
+    third = page.get_by_role("textbox", name="Third player")
+    fourth = page.get_by_role("textbox", name="Fourth player")
+    expect(third).to_be_hidden()
+    expect(fourth).to_be_hidden()
+    start_partie(page, "partnership", "partnership", ["Anna", "Ben", "Cleo", "Dan"])
+    expect(third).to_be_visible()
+    expect(fourth).to_be_visible()
+    expect(page.get_by_label("Target", exact=True)).to_have_value("125")
+    submit_start(page)
+
+    expect(page.locator("table.sheet thead th.num")).to_have_text(["Anna & Cleo", "Ben & Dan"])
+    expect(page.locator("form.hand-form legend").filter(has_text="Table")).to_have_text(
+        ["Table 1: Anna v Ben", "Table 2: Cleo v Dan"]
+    )
+    expect(status(page)).to_have_text("Round 1: Anna deals at table 1, Cleo at table 2.")
+
+    # Anna beats Ben by 16, Cleo beats Dan by 12: Anna & Cleo score 28.
+    enter_round(page, 1, ("knock", "Anna", 2, 18), ("knock", "Cleo", 3, 15))
+    expect_totals(page, 1, 28, 0)
+    expect(hand_rows(page).first.locator(".gain")).to_have_text(["+28"])
+    # Ben's gin (30) against Cleo's undercut of Dan (12): Ben & Dan score the difference.
+    enter_round(page, 2, ("gin", "Ben", None, 10), ("knock", "Dan", 5, 3))
+    expect_totals(page, 2, 28, 18)
+    expect(hand_rows(page).nth(1)).to_contain_text("Table 2: Undercut Dan 5 v 3")
+    # Two gins: 70 and 50, and 148 passes the target of 125.
+    enter_round(page, 3, ("gin", "Anna", None, 50), ("gin", "Cleo", None, 30))
+    expect_totals(page, 3, 148, 18)
+
+    expect(status(page)).to_have_text("The partie is over: Anna & Cleo won.")
+    expect(page.locator("form.hand-form")).to_have_count(0)
+    expect(page.locator("tfoot tr.grand td.num")).to_have_text(["288", "38"])
+    expect(page.locator(".settlement .net")).to_have_text("Net: 250 points.")
+    expect(page.locator(".settlement .pays")).to_have_text(
+        ["Ben pays Anna 250 points", "Dan pays Cleo 250 points"]
+    )
+    page.screenshot(path="/tmp/partnership.png", full_page=True)
+
+
+def test_oklahoma_the_upcard_sets_the_knock_limit_and_spades_double(
+    logged_in_page: Page,
+) -> None:
+    page = logged_in_page
+    start_partie(page, "two_player", "oklahoma", ["Anna", "Ben"])
+    submit_start(page)
+    expect(page.locator(".rules-line")).to_contain_text("Rules: Oklahoma")
+
+    enter_hand(page, "knock", "Anna", 6, 26, upcard="5S")
+    error = page.locator("form.hand-form .field-knocker_deadwood .error")
+    expect(error).to_have_text("A knock with 6 deadwood is over the knock limit of 5.")
+    expect_table_swapped(page)
+    expect(hand_rows(page)).to_have_count(0)
+
+    form = page.locator("form.hand-form")  # the refused hand is still filled in
+    expect(form.get_by_label("Knocker's deadwood")).to_have_value("6")
+    form.get_by_label("Upcard").fill("KS")
+    form.get_by_role("button").click()
+    expect(hand_rows(page)).to_have_count(1)
+    expect_table_swapped(page)
+    expect_totals(page, 1, 40, 0)  # (26 - 6) doubled by the spade
+    expect(hand_rows(page).first).to_contain_text("×2")
+    expect(page.locator("form.hand-form .error")).to_have_count(0)
+
+    record(page, 2, "gin", "Ben", dd=30, upcard="7H")
+    expect_totals(page, 2, 40, 55)  # 30 + gin bonus 25, a heart: not doubled
+    record(page, 3, "gin", "Anna", dd=50, upcard="KS")
+    expect_totals(page, 3, 190, 55)  # (50 + 25) doubled: past the target of 150
+
+    expect(status(page)).to_have_text("The partie is over: Anna won.")
+    expect(page.locator("form.hand-form")).to_have_count(0)
+    expect(page.locator("tfoot tr.grand td.num")).to_have_text(["340", "80"])
+    expect(page.locator(".settlement .pays")).to_have_text("Ben pays Anna 260 points")
+
+
+@pytest.fixture
+def running_partie(owner: User) -> Partie:
+    """Anna against Ben, classic rules: Anna knocks 5 v 27, Ben gins v 16 (22 to 36)."""
+    partie = services.partie_start(
+        owner=owner, names=["Anna", "Ben"], rules=engine.preset("classic"), stake=Decimal(0)
+    )
+    for hand in (engine.Hand.knock(5, 27, knocker="Anna"), engine.Hand.gin(16, knocker="Ben")):
+        services.hand_record(partie=partie, hand=hand, user=owner)
+    return partie
+
+
+def test_changing_the_rules_shows_the_effect_before_it_is_applied(
+    logged_in_page: Page, running_partie: Partie
+) -> None:
+    page = logged_in_page
+    page.goto(running_partie.get_absolute_url())
+    expect_totals(page, 2, 22, 36)
+
+    page.get_by_role("link", name="Change the rules").click()
+    expect(page.get_by_role("heading", name="Change the rules")).to_be_visible()
+    expect(page.get_by_label("Gin bonus", exact=True)).to_have_value("20")
+    page.get_by_label("Gin bonus", exact=True).fill("30")
+    page.get_by_role("button", name="Show the effect").click()
+
+    compare = page.locator("table.compare")
+    expect(compare.locator("tbody tr")).to_have_text(
+        [re.compile(r"^Anna\s*22\s*22$"), re.compile(r"^Ben\s*36\s*46$"), re.compile("running")]
+    )
+    expect(page.get_by_label("Gin bonus", exact=True)).to_have_value("30")
+    page.get_by_role("button", name="Apply the new rules").click()
+
+    expect(page).to_have_url(re.compile(rf"/parties/{running_partie.pk}/$"))
+    expect(page.locator(".rules-line")).to_contain_text("Gin bonus 30")
+    expect_totals(page, 2, 22, 46)  # Ben's gin is worth 10 more
+    page.locator("details.trail summary").click()
+    change = page.locator("#trail-list li").first
+    expect(change).to_contain_text("rules changed")
+    expect(change.locator("ins")).to_have_text("Gin bonus 20 → 30")
+    # The new rules hold for the next hand too.
+    mark_page(page)
+    record(page, 3, "gin", "Anna", dd=10)
+    expect_totals(page, 3, 62, 46)
