@@ -2,7 +2,7 @@
 
 from django.contrib import admin
 
-from .models import Hand, HandChange, Partie, Player, Seat
+from .models import Evening, EveningPayment, Hand, HandChange, Partie, Player, Seat
 
 
 @admin.register(Player)
@@ -30,12 +30,12 @@ class HandInline(admin.TabularInline):
 
 @admin.register(Partie)
 class PartieAdmin(admin.ModelAdmin):
-    list_display = ["__str__", "owner", "kind", "state", "stake", "started_at", "closed_at"]
+    list_display = ["__str__", "owner", "kind", "state", "stake", "evening", "started_at"]
     list_filter = ["state", "kind"]
     search_fields = ["seats__player__name", "owner__username"]
     readonly_fields = ["summary", "share_token", "started_at", "closed_at"]
     inlines = [SeatInline, HandInline]
-    raw_id_fields = ["first_dealer", "owner"]
+    raw_id_fields = ["first_dealer", "owner", "evening"]
 
 
 @admin.register(Seat)
@@ -68,3 +68,26 @@ class HandChangeAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request):  # the trail is written by the services only
         return False
+
+
+class EveningPaymentInline(admin.TabularInline):
+    model = EveningPayment
+    fk_name = "evening"
+    extra = 0
+    raw_id_fields = ["payer", "payee", "carried_to"]
+
+
+@admin.register(Evening)
+class EveningAdmin(admin.ModelAdmin):
+    list_display = ["name", "played_on", "owner", "settled_at"]
+    list_filter = ["played_on"]
+    search_fields = ["name", "owner__username"]
+    raw_id_fields = ["owner"]
+    inlines = [EveningPaymentInline]
+
+
+@admin.register(EveningPayment)
+class EveningPaymentAdmin(admin.ModelAdmin):
+    list_display = ["evening", "payer", "payee", "amount", "paid_at", "carried_to"]
+    list_filter = ["paid_at"]
+    raw_id_fields = ["evening", "payer", "payee", "carried_to"]

@@ -70,10 +70,17 @@ def _with_preset_values(form_class: type[RulesForm], form: RulesForm, **initial)
 def partie_new(request: HttpRequest) -> HttpResponse:
     form = PartieStartForm(request.POST or None)
     notice = None
+    evening_id = request.POST.get("evening") or request.GET.get("evening") or ""
+    if evening_id and not evening_id.isdigit():
+        raise Http404(_("There is no such evening."))
+    evening = _owned_evening(request, int(evening_id)) if evening_id else None
+    if evening is not None and evening.is_settled:
+        return redirect(evening)  # a settled evening takes no new partie; its page says so
     if request.method == "POST":
         if form.is_valid():
             data = form.cleaned_data
             partie = services.partie_start(
+                evening=evening,
                 owner=request.user,
                 names=data["names"],
                 rules=data["ruleset"],
@@ -85,7 +92,8 @@ def partie_new(request: HttpRequest) -> HttpResponse:
             return redirect(partie)
         if form.has_error(NON_FIELD_ERRORS, "preset_changed"):
             form, notice = _with_preset_values(PartieStartForm, form), _(PRESET_NOTICE)
-    return render(request, "table/partie_new.html", {"form": form, "notice": notice})
+    context = {"form": form, "notice": notice, "evening": evening}
+    return render(request, "table/partie_new.html", context)
 
 
 @login_required
@@ -105,6 +113,9 @@ def partie_rules(request: HttpRequest) -> HttpResponse:
 def partie_rules_change(request: HttpRequest, pk: int) -> HttpResponse:
     """Change a running partie's rules: a preview of the totals first, then the change."""
     partie = _owned_partie(request, pk)
+    if not partie.is_running:  # a finished partie keeps the rules it was played under
+        context = {"partie": partie, "finished": True}
+        return render(request, "table/partie_rules.html", context, status=400)
     current = {**rule_initial(partie.ruleset), "shown_preset": partie.ruleset.preset}
     form = RulesForm(request.POST or None, initial=current | {"preset": partie.ruleset.preset})
     context = {"partie": partie, "form": form, "before": selectors.partie_sheet(partie)}
@@ -119,7 +130,9 @@ def partie_rules_change(request: HttpRequest, pk: int) -> HttpResponse:
             form.add_error(None, explain(error))
     elif request.method == "POST" and form.has_error(NON_FIELD_ERRORS, "preset_changed"):
         context["form"] = _with_preset_values(RulesForm, form)
-        context["notice"] = _(PRESET_NOTICE)
+        context["notice"] = _(
+            "The rule values are now those of the preset you chose: check them and show the effect."
+        )
     status = 400 if form.errors and "notice" not in context else 200
     return render(request, "table/partie_rules.html", context, status=status)
 

@@ -304,3 +304,19 @@ def test_the_preview_of_a_hollywood_partie_labels_each_game(client_owner, owner,
         ("G3 Opp", "0", "0"),
         ("State", "running", "running"),
     ]
+
+
+def test_a_finished_partie_keeps_its_rules(client_owner, closed_partie, rules_data):
+    before = closed_partie.rules
+
+    page = client_owner.get(reverse("partie_rules_change", args=[closed_partie.pk]))
+    response = client_owner.post(
+        reverse("partie_rules_change", args=[closed_partie.pk]),
+        rules_data(gin_bonus=30) | {"confirm": "1"},
+    )
+
+    assert page.status_code == response.status_code == 400
+    assert "keeps the rules it was played under" in response.content.decode()
+    closed_partie.refresh_from_db()
+    assert closed_partie.rules == before
+    assert not HandChange.objects.filter(partie=closed_partie, action="rules").exists()
