@@ -17,7 +17,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from scorekeeper import engine
-from scorekeeper.engine.record import Record, RecordError, hand_json, replay
+from scorekeeper.engine.record import Record, RecordError, entry_json, replay
 
 from .models import (
     Entry,
@@ -31,6 +31,15 @@ from .models import (
     entries_to_engine,
     entry_rows,
 )
+from .selectors import evening_sheet
+
+
+class EveningSettledError(ValueError):
+    """A change to an evening that is already settled up."""
+
+    def __init__(self, evening: Evening):
+        super().__init__(f"the evening {evening} is settled up: its parties cannot change")
+        self.evening = evening
 
 
 def player_for(*, owner: AbstractBaseUser, name: str) -> Player:
@@ -198,13 +207,6 @@ def partie_replay(partie: Partie, rules: engine.Ruleset | None = None) -> engine
     return session
 
 
-def entry_json(entry: Entry) -> dict:
-    """A hand, or a partnership round, as a game record writes it."""
-    if isinstance(entry, engine.Round):
-        return {"tables": [hand_json(hand) for hand in entry.tables]}
-    return hand_json(entry)
-
-
 def _written(
     partie: Partie,
     session: engine.Session,
@@ -325,23 +327,13 @@ def partie_evening_set(*, partie: Partie, evening: Evening | None) -> Partie:
     return partie
 
 
-class EveningSettledError(ValueError):
-    """A change to an evening that is already settled up."""
-
-    def __init__(self, evening: Evening):
-        super().__init__(f"the evening {evening} is settled up: its parties cannot change")
-        self.evening = evening
-
-
 @transaction.atomic
 def evening_settle(*, evening: Evening) -> list[EveningPayment]:
     """Freeze the evening's settle-up: the fewest transfers, open debts carried in included."""
-    from .selectors import evening_sheet  # the same figures the evening page shows
-
     evening = Evening.objects.select_for_update().get(pk=evening.pk)
     if evening.is_settled:
         raise EveningSettledError(evening)
-    sheet = evening_sheet(evening)
+    sheet = evening_sheet(evening)  # the very figures the evening page shows
     players = {player.name: player for player in sheet.players}
     payments = EveningPayment.objects.bulk_create(
         EveningPayment(
