@@ -302,6 +302,16 @@ def _member_stake_field(n: int) -> forms.DecimalField:
     )
 
 
+class KnockerField(forms.ChoiceField):
+    """The knocker: the two at the table are offered; a seated player who sits out the
+    hand (chouette, three players) gets through, for the engine to say who plays it."""
+
+    seated: tuple[str, ...] = ()
+
+    def valid_value(self, value: Any) -> bool:
+        return value in self.seated or super().valid_value(value)
+
+
 class HandForm(forms.Form):
     """One hand: who knocked, how it ended, the deadwoods, and the upcard under Oklahoma."""
 
@@ -311,7 +321,7 @@ class HandForm(forms.Form):
         initial=Hand.Kind.KNOCK,
         widget=forms.RadioSelect,
     )
-    knocker = forms.ChoiceField(label=_("Knocker"), required=False, widget=forms.RadioSelect)
+    knocker = KnockerField(label=_("Knocker"), required=False, widget=forms.RadioSelect)
     knocker_deadwood = forms.IntegerField(
         label=_("Knocker's deadwood"),
         required=False,
@@ -331,9 +341,17 @@ class HandForm(forms.Form):
         widget=forms.TextInput(attrs={"autocapitalize": "characters", "size": 3}),
     )
 
-    def __init__(self, *args: Any, players: list[str], rules: engine.Ruleset, **kwargs: Any):
+    def __init__(
+        self,
+        *args: Any,
+        players: list[str],
+        rules: engine.Ruleset,
+        seated: list[str] | None = None,
+        **kwargs: Any,
+    ):
         super().__init__(*args, **kwargs)
         self.fields["knocker"].choices = [(name, name) for name in players]
+        self.fields["knocker"].seated = tuple(seated or ())
         self.players, self.rules = players, rules
         if not rules.is_oklahoma:
             del self.fields["upcard"]
@@ -451,7 +469,8 @@ def entry_form(
         initial = RoundForm.initial_for(hands) if hands else None
         return RoundForm(data, players=players, rules=rules, initial=initial)
     initial = HandForm.initial_for(hands[0]) if hands else None
-    return HandForm(data, players=players, rules=rules, initial=initial)
+    seated = partie.player_names if at_table else None
+    return HandForm(data, players=players, rules=rules, initial=initial, seated=seated)
 
 
 class ImportForm(forms.Form):

@@ -30,6 +30,9 @@ MESSAGES = {
     ),
     "game_closed": gettext_lazy("The partie is over: it takes no more hands."),
     "unknown_player": gettext_lazy("%(name)s is not a player of this partie."),
+    "not_at_table": gettext_lazy(
+        "%(name)s is not at the table: %(box)s (box) plays %(captain)s (captain)."
+    ),
     "knocker_missing": gettext_lazy("Say who knocked, or choose no game."),
     "later_hand_refused": gettext_lazy("Hand %(number)s would then be refused: %(reason)s"),
     "match_over": gettext_lazy("The match is over: it takes no more hands."),

@@ -33,6 +33,16 @@ from .models import (
 Cell = tuple[int | None, int]  # points won on this hand (None: nothing), running total
 
 
+def plain_amount(amount: Decimal) -> Decimal:
+    """An amount as it was settled: the database pads to four places (5.4000 is 5.40).
+
+    >>> [plain_amount(Decimal(text)) for text in ("5.4000", "45", "0.1250")]
+    [Decimal('5.40'), Decimal('45.00'), Decimal('0.125')]
+    """
+    cents = amount.quantize(Decimal("0.01"))
+    return cents if cents == amount else amount.normalize()
+
+
 @dataclass(frozen=True)
 class SheetRow:
     """One hand (or partnership round) on the score sheet."""
@@ -179,7 +189,8 @@ def sheet_of(partie: Partie, session: Any) -> Sheet:
             nothing = {session.roles.box: 0, "team": 0}
             current = engine.final_tally(nothing, nothing, None, session.rules)
         box = next(key for key in current.players if key != "team")
-        groups = [Group(None, [_("Box"), _("Team")], current, keys=[box, "team"])]
+        labels = [_("Box: %(name)s") % {"name": box}, _("Team")]
+        groups = [Group(None, labels, current, keys=[box, "team"])]
         rows = _game_rows(session.lines, lambda line: _cells(line, [line.roles.box, "team"]))
     else:  # two or three players, one game at a time (a match shows the game being played)
         groups = [Group(None, players, games[-1])]
@@ -229,9 +240,22 @@ def partie_record(partie: Partie) -> Record:
         partie.ruleset,
         tuple(partie.player_names),
         partie.first_dealer.name,
-        Decimal(partie.stake).normalize() if partie.stake else Decimal(0),
+        per_point(partie.stake),
         tuple(entries_to_engine(partie.kind, hands)),
+        # a chouette member's own stake (Seat.stake), so that the record settles alike
+        {s.player.name: per_point(s.stake) for s in partie.seats.all() if s.stake is not None},
     )
+
+
+def per_point(stake: Decimal) -> Decimal:
+    """A stored stake as a record writes it, without the database's padding and never
+    in exponent form (``normalize`` alone turns 10 into 1E+1).
+
+    >>> [str(per_point(Decimal(text))) for text in ("0.1000", "10.0000", "0.0000", "2.5")]
+    ['0.1', '10', '0', '2.5']
+    """
+    stake = Decimal(stake).normalize()
+    return stake.quantize(Decimal(1)) if stake == stake.to_integral_value() else stake
 
 
 def partie_changes(partie: Partie) -> QuerySet[HandChange]:
@@ -277,10 +301,14 @@ class EveningSheet:
         return [balance.player for balance in self.balances]
 
     @property
+    def running(self) -> bool:
+        return any(result.partie.is_running for result in self.results)
+
+    @property
     def settle_text(self) -> str:
         """Who pays whom, one line each, to copy into a chat."""
         lines = self.payments or self.transfers
-        return "\n".join(f"{t.payer} → {t.payee}: {t.amount}" for t in lines)
+        return "\n".join(f"{t.payer} → {t.payee}: {plain_amount(t.amount)}" for t in lines)
 
 
 def partie_payments(partie: Partie, session: Any) -> list[engine.Payment]:
@@ -303,7 +331,10 @@ def evening_sheet(evening: Evening) -> EveningSheet:
             for name, sign in ((payment.payer, -1), (payment.payee, 1)):
                 points[name] += sign * payment.points
                 money[name] += sign * payment.amount
-    debts = [] if evening.is_settled else list(open_debts(evening.owner, list(seated.values())))
+    if evening.is_settled:  # the debts it took over when it was settled, still in its figures
+        debts = list(evening.carried_debts.select_related("payer", "payee", "evening"))
+    else:
+        debts = list(open_debts(evening.owner, list(seated.values())))
     for debt in debts:
         for player, sign in ((debt.payer, -1), (debt.payee, 1)):
             seated.setdefault(player.name, player)

@@ -102,6 +102,7 @@ def partie_import(*, owner: AbstractBaseUser, record: Record) -> Partie:
         kind=record.kind,
         stake=record.stake,
         first_dealer=record.first_dealer,
+        stakes=record.stakes,
     )
     players = {seat.player.name: seat.player for seat in partie.seats.select_related("player")}
     Hand.objects.bulk_create(

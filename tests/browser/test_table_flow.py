@@ -71,9 +71,9 @@ def test_worked_example_from_sign_up_to_settlement(page: Page) -> None:
     expect(page.get_by_role("heading", name="Your parties")).to_be_visible()
 
     page.get_by_role("link", name="Start a partie").click()
-    page.get_by_role("textbox", name="First player").fill("Anna")
-    page.get_by_role("textbox", name="Second player").fill("Ben")
-    tap(page, "first_dealer", "Second player")
+    page.get_by_role("textbox", name="Player 1", exact=True).fill("Anna")
+    page.get_by_role("textbox", name="Player 2", exact=True).fill("Ben")
+    tap(page, "first_dealer", "Player 2")
     page.get_by_label("Stake per point").fill("0.05")
     expect(page.get_by_label("Rules", exact=True)).to_have_value("classic")
     page.get_by_role("button", name="Start the partie").click()
@@ -199,8 +199,8 @@ def test_oklahoma_preset_swaps_the_rules_and_the_hand_form_asks_for_the_upcard(
 ) -> None:
     page = logged_in_page
     page.goto("/parties/new/")
-    page.get_by_role("textbox", name="First player").fill("Anna")
-    page.get_by_role("textbox", name="Second player").fill("Ben")
+    page.get_by_role("textbox", name="Player 1", exact=True).fill("Anna")
+    page.get_by_role("textbox", name="Player 2", exact=True).fill("Ben")
     knock_limit = page.get_by_label("Knock limit")
     expect(knock_limit).to_be_hidden()  # the rules start folded away
     mark_page(page)

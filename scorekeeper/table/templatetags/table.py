@@ -6,6 +6,7 @@ from django.utils.translation import gettext_lazy
 
 from scorekeeper import engine
 from scorekeeper.table.forms import PRESET_NAMES, RULE_HELP, describe_rule
+from scorekeeper.table.selectors import plain_amount
 
 register = template.Library()
 
@@ -52,6 +53,10 @@ OUTCOME_LABELS = {
     "no_game": gettext_lazy("No game"),
     "void": gettext_lazy("Void"),
 }
+
+
+# Money with its cents, however it was stored: 45.00, 5.40 (not 45, 5.4 or 5.4000).
+register.filter("money", plain_amount)
 
 
 @register.filter
@@ -105,3 +110,9 @@ def compare_finals(before_cells: list, after_sheet) -> list[tuple[int, int, str]
         (final.total, new, label)
         for (final, _), new, label in zip(before_cells, after, labels, strict=True)
     ]
+
+
+@register.filter
+def team_name(name: str | None) -> str:
+    """A chouette's team column is called "team" in records; say it in words."""
+    return str(_("the team")) if name == "team" else name or ""
