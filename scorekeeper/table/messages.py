@@ -35,6 +35,10 @@ MESSAGES = {
     ),
     "knocker_missing": gettext_lazy("Say who knocked, or choose no game."),
     "later_hand_refused": gettext_lazy("Hand %(number)s would then be refused: %(reason)s"),
+    "evening_settled": gettext_lazy(
+        "This partie belongs to the settled evening %(evening)s: its hands and rules stay as "
+        "they were settled."
+    ),
     "match_over": gettext_lazy("The match is over: it takes no more hands."),
     "round_expected": gettext_lazy("A partnership records rounds: one hand at each table."),
     "round_tables": gettext_lazy("A round has two tables, one hand at each."),

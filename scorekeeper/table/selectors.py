@@ -133,6 +133,16 @@ class Sheet:
         return any(group.tally.shutout for group in self.groups)
 
     @property
+    def in_all(self) -> list[engine.Transfer]:
+        """The payments netted, where that takes fewer transfers: who pays whom in all
+        (money, or points when playing for honour); empty when nothing nets."""
+        if self.partie.stake:
+            netted = engine.settle_up(engine.balances_of(self.payments))
+        else:
+            netted = engine.settle_up(engine.points_of(self.payments))
+        return netted if len(netted) < len(self.payments) else []
+
+    @property
     def current_game(self) -> int:
         """The number of the match game the next hand belongs to."""
         closed = bool(self.games) and self.games[-1].closed
@@ -342,7 +352,7 @@ def evening_sheet(evening: Evening) -> EveningSheet:
             money[player.name] = money.get(player.name, Decimal(0)) + sign * debt.amount
     balances = [Balance(seated[name], points[name], money[name]) for name in sorted(seated)]
     transfers = engine.settle_up({b.player.name: b.amount for b in balances})
-    payments = list(evening.payments.select_related("payer", "payee"))
+    payments = list(evening.payments.select_related("payer", "payee", "carried_to"))
     return EveningSheet(evening, results, balances, debts, transfers, payments)
 
 

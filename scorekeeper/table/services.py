@@ -250,7 +250,14 @@ def _locked(partie: Partie) -> tuple[Partie, dict[str, Player], list[Hand]]:
     seats serve; the partie row itself is read again under the lock.
     """
     seats = list(partie.seats.all())
-    partie = Partie.objects.select_for_update().get(pk=partie.pk)
+    partie = Partie.objects.select_for_update().select_related("evening").get(pk=partie.pk)
+    if partie.evening is not None and partie.evening.is_settled:
+        # Its payments are frozen: a change here would make them disagree.
+        raise engine.HandError(
+            "evening_settled",
+            f"the partie belongs to the settled evening {partie.evening.name}",
+            evening=partie.evening.name,
+        )
     players = {seat.player.name: seat.player for seat in seats}
     partie.first_dealer = next(p for p in players.values() if p.pk == partie.first_dealer_id)
     rows = list(partie.hands.select_related("knocker").order_by("number", "table"))
@@ -354,7 +361,9 @@ def evening_settle(*, evening: Evening) -> list[EveningPayment]:
 
 
 def evening_payment_paid(*, payment: EveningPayment, paid: bool = True) -> EveningPayment:
-    """Mark a transfer paid, or not paid after all."""
+    """Mark a transfer paid, or not paid after all; a debt carried on is settled there."""
+    if payment.carried_to_id is not None:
+        raise EveningSettledError(payment.carried_to)
     payment.paid_at = timezone.now() if paid else None
     payment.save(update_fields=["paid_at"])
     return payment

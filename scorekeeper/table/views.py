@@ -35,6 +35,7 @@ from .forms import (
 from .messages import explain
 from .models import Evening, Partie, Player
 
+KIND_PRESETS = {Partie.Kind.HOLLYWOOD: "hollywood", Partie.Kind.PARTNERSHIP: "partnership"}
 PRESET_NOTICE = "The rule values are now those of the preset you chose: check them and start."
 
 
@@ -98,10 +99,17 @@ def partie_new(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def partie_rules(request: HttpRequest) -> HttpResponse:
-    """The rule fields filled with a preset's values (the preset menu swaps them in)."""
+    """The rule fields filled with a preset's values (the preset menu swaps them in).
+
+    Choosing a kind with presets of its own (Hollywood, partnership) selects them, and
+    leaving such a kind goes back to classic rules.
+    """
     preset = request.GET.get("preset", "classic")
     if preset not in engine.PRESETS:
         preset = "classic"
+    if "kind" in request.GET:
+        kind_preset = KIND_PRESETS.get(request.GET["kind"])
+        preset = kind_preset or ("classic" if preset in KIND_PRESETS.values() else preset)
     form = RulesForm(
         initial={**rule_initial(engine.preset(preset)), "shown_preset": preset, "preset": preset}
     )
@@ -355,7 +363,9 @@ def evening_settle(request: HttpRequest, pk: int) -> HttpResponse:
 def evening_payment_paid(request: HttpRequest, pk: int, payment: int) -> HttpResponse:
     evening = _owned_evening(request, pk)
     row = get_object_or_404(evening.payments.select_related("payer", "payee"), pk=payment)
-    services.evening_payment_paid(payment=row, paid=request.POST.get("paid") != "0")
+    # A debt carried into a later evening is paid there; this one then stays as it is.
+    with contextlib.suppress(services.EveningSettledError):
+        services.evening_payment_paid(payment=row, paid=request.POST.get("paid") != "0")
     if request.htmx:
         return render(
             request, "table/evening_detail.html#payment", {"evening": evening, "payment": row}

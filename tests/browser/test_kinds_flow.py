@@ -34,12 +34,16 @@ KINDS = {
 }
 
 
+def seat(page: Page, number: int) -> Locator:
+    return page.get_by_role("textbox", name=f"Player {number}", exact=True)
+
+
 def start_partie(page: Page, kind: str, preset: str, names: list[str], stake: str = "0") -> None:
     """Fill the start form: the kind, the names, the preset (swapped in by HTMX), a stake."""
     page.goto("/parties/new/")
     tap(page, "kind", KINDS[kind])
-    for seat, name in zip(("First", "Second", "Third", "Fourth"), names, strict=False):
-        page.get_by_role("textbox", name=f"{seat} player").fill(name)
+    for number, name in enumerate(names, 1):
+        seat(page, number).fill(name)
     page.get_by_label("Stake per point").fill(stake)
     if preset != "classic":
         page.get_by_label("Rules", exact=True).select_option(preset)
@@ -110,19 +114,44 @@ def test_hollywood_is_played_until_all_three_games_are_closed(logged_in_page: Pa
     )
     settlement = page.locator(".settlement")
     expect(settlement.locator(".net")).to_have_text(
-        ["G1: Net: 180 points.", "G2: Net: 170 points.", "G3: Net: 190 points."]
+        [
+            "G1: Anna won, net 180 points.",
+            "G2: Anna won, net 170 points.",
+            "G3: Ben won, net 190 points.",
+        ]
     )
     expect(settlement.locator(".pays")).to_have_text(
         [
             "Ben pays Anna 180 points = 9.00",
             "Ben pays Anna 170 points = 8.50",
             "Anna pays Ben 190 points = 9.50",
+            "In all: Ben pays Anna 8.00",  # 180 + 170 − 190 = 160 points at 0.05
         ]
     )
     page.screenshot(path="/tmp/hollywood.png", full_page=True)
-
-    # The three games side by side scroll inside the sheet; the page never sideways.
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+
+def test_the_hollywood_page_does_not_scroll_sideways_on_a_phone(
+    logged_in_page: Page, owner: User
+) -> None:
+    partie = services.partie_start(
+        owner=owner, names=["Anna", "Ben"], rules=engine.preset("hollywood"), kind="hollywood"
+    )
+    for _dealer, kind, knocker, dk, dd, *_ in HOLLYWOOD[:5]:  # G1 and G2 closed, G3 running
+        hand = engine.Hand(engine.HandKind(kind), knocker, dk or 0, dd)
+        services.hand_record(partie=partie, hand=hand, user=owner)
+    page = logged_in_page
+    page.goto(partie.get_absolute_url())
+    expect(hand_rows(page)).to_have_count(5)
+    expect(page.locator("form.hand-form")).to_be_visible()
+    page.locator("details.trail summary").click()
+    expect(page.locator("details.trail li").first).to_be_visible()
+
+    # Three games side by side are wider than a phone: the sheet scrolls in its box,
+    # the page never sideways.
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    expect(page.locator(".sheet-scroll")).to_have_css("overflow-x", "auto")
 
 
 # Best of 3, classic values: two gins of 40 (60 each) close a game.
@@ -179,6 +208,7 @@ def test_a_match_best_of_three_runs_game_after_game_to_the_winner(logged_in_page
             "Ben pays Anna 230 points",
             "Anna pays Ben 230 points",
             "Ben pays Anna 320 points",
+            "In all: Ben pays Anna 320 points",  # the first two cancel out
         ]
     )
     page.screenshot(path="/tmp/match.png", full_page=True)
@@ -202,8 +232,7 @@ def test_a_partnership_records_both_tables_and_settles_between_opposite_numbers(
 ) -> None:
     page = logged_in_page
     page.goto("/parties/new/")
-    third = page.get_by_role("textbox", name="Third player")
-    fourth = page.get_by_role("textbox", name="Fourth player")
+    third, fourth = seat(page, 3), seat(page, 4)
     expect(third).to_be_hidden()
     expect(fourth).to_be_hidden()
     start_partie(page, "partnership", "partnership", ["Anna", "Ben", "Cleo", "Dan"])
@@ -218,8 +247,22 @@ def test_a_partnership_records_both_tables_and_settles_between_opposite_numbers(
     )
     expect(status(page)).to_have_text("Round 1: Anna deals at table 1, Cleo at table 2.")
 
+    # A knock over the limit at table 2 refuses the round, beside table 2's field.
+    fill_hand(table(page, 1), "knock", "Anna", 2, 18)
+    fill_hand(table(page, 2), "knock", "Cleo", 13, 15)
+    page.locator("form.hand-form").get_by_role("button", name="Record the hand").click()
+    error = table(page, 2).locator(".field-knocker_deadwood .error")
+    expect(error).to_have_text("A knock with 13 deadwood is over the knock limit of 10.")
+    expect_table_swapped(page)
+    expect(page.locator("form.hand-form .error")).to_have_count(1)
+    expect(table(page, 1).get_by_label("Defender's deadwood")).to_have_value("18")
+    expect(hand_rows(page)).to_have_count(0)
+
     # Anna beats Ben by 16, Cleo beats Dan by 12: Anna & Cleo score 28.
-    enter_round(page, 1, ("knock", "Anna", 2, 18), ("knock", "Cleo", 3, 15))
+    table(page, 2).get_by_label("Knocker's deadwood").fill("3")
+    page.locator("form.hand-form").get_by_role("button", name="Record the hand").click()
+    expect(hand_rows(page)).to_have_count(1)
+    expect_table_swapped(page)
     expect_totals(page, 1, 28, 0)
     expect(hand_rows(page).first.locator(".gain")).to_have_text(["+28"])
     # Ben's gin (30) against Cleo's undercut of Dan (12): Ben & Dan score the difference.

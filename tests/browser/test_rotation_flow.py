@@ -211,6 +211,9 @@ def test_a_three_player_rotation_turns_the_roles_and_settles_pairwise(
             "Q pays P 40 points = 2.00",
             "P pays R 247 points = 12.35",
             "Q pays R 387 points = 19.35",
+            # netted, two transfers do: P gets 2.00 from Q and pays 12.35 to R
+            "In all: P pays R 10.35",
+            "In all: Q pays R 21.35",
         ]
     )
 

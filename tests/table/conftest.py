@@ -2,6 +2,7 @@
 
 import copy
 from collections.abc import Callable
+from datetime import date
 from decimal import Decimal
 from typing import Any
 
@@ -11,7 +12,7 @@ from django.contrib.auth.models import User
 from scorekeeper import engine
 from scorekeeper.table import services
 from scorekeeper.table.forms import rule_initial
-from scorekeeper.table.models import Partie
+from scorekeeper.table.models import Evening, Partie
 
 K, G = engine.Hand.knock, engine.Hand.gin
 
@@ -141,3 +142,9 @@ def rules_form_data(
 @pytest.fixture
 def rules_data() -> Callable[..., dict[str, Any]]:
     return rules_form_data
+
+
+@pytest.fixture
+def evening(owner: User) -> Evening:
+    """An open evening of the owner's, without parties yet: "Club night (2026-11-20)"."""
+    return services.evening_start(owner=owner, name="Club night", played_on=date(2026, 11, 20))

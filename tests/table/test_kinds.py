@@ -299,9 +299,9 @@ def test_a_hollywood_game_that_closes_is_marked_and_its_net_shows(client_owner, 
     assert totals_in(last_row(html)) == [100, 62, 82, 50, 57, 20]
     # G1: You 100 + 5 boxes × 20 + 100 = 300, Opp 62 + 3 × 20 = 122
     assert '<td class="num">300</td><td class="num">122</td>' in html
-    assert '<p class="net">G1: Net: 178 points.</p>' in html
+    assert '<p class="net">G1: You won, net 178 points.</p>' in html
     assert "Opp pays You 178 points</strong> = 8.90" in html
-    assert "G2: Net" not in html and "G3: Net" not in html
+    assert "G2: " not in html and "G3: " not in html
     hollywood_example.refresh_from_db()
     assert hollywood_example.state == "running"
     assert hollywood_example.summary["games"][0] == {"You": 300, "Opp": 122}
