@@ -59,8 +59,12 @@ test: venv browser
 		echo "PostgreSQL not reachable: skipped"; \
 	fi
 
+# The evaluator bench compares with RLCard, installed into the venv for it alone.
 bench: venv
+	$(PY) -m pip install -q --disable-pip-version-check -r bench/requirements.txt
 	$(PY) bench/run.py
+	$(PY) bench/pdf.py
+	$(PY) bench/evaluator.py
 
 lint: venv
 	$(RUFF) check . && $(RUFF) format --check .

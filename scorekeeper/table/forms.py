@@ -535,3 +535,25 @@ class EveningPartieForm(forms.Form):
 def _partie_label(partie: Partie) -> str:
     names = " – ".join(partie.summary.get("players", []))
     return f"{names} ({partie.get_kind_display()}, {partie.started_at:%Y-%m-%d})"
+
+
+class PadForm(RulesForm):
+    """A blank score pad: its kind, the paper, and the rules printed at the top."""
+
+    kind = forms.ChoiceField(
+        label=_("Pad for"),
+        choices=[
+            (Partie.Kind.TWO_PLAYER, _("Two players")),
+            (Partie.Kind.HOLLYWOOD, _("Hollywood")),
+            (Partie.Kind.CHOUETTE, _("Chouette")),
+        ],
+        initial=Partie.Kind.TWO_PLAYER,
+        widget=forms.RadioSelect,
+    )
+    paper = forms.ChoiceField(
+        label=_("Paper"),
+        choices=[("a4", "A4"), ("letter", _("US Letter"))],
+        initial="a4",
+        widget=forms.RadioSelect,
+    )
+    field_order = ["kind", "paper"]

@@ -21,12 +21,16 @@ from django_htmx.http import reswap, retarget, trigger_client_event
 
 from scorekeeper import engine
 from scorekeeper.engine.record import RecordError, record_json
+from scorekeeper.sheets.data import evening_sheet as evening_pdf_sheet
+from scorekeeper.sheets.data import score_pad, score_sheet
+from scorekeeper.sheets.render import render_evening, render_pad, render_score_sheet
 
 from . import selectors, services
 from .forms import (
     EveningForm,
     EveningPartieForm,
     ImportForm,
+    PadForm,
     PartieStartForm,
     RulesForm,
     entry_form,
@@ -377,3 +381,61 @@ def evening_payment_paid(request: HttpRequest, pk: int, payment: int) -> HttpRes
 def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
     player = get_object_or_404(Player.objects.filter(owner=request.user), pk=pk)
     return render(request, "table/player_detail.html", {"ledger": selectors.player_ledger(player)})
+
+
+# PDF: score sheets, evening tallies and blank score pads
+
+
+def _pdf(content: bytes, filename: str) -> HttpResponse:
+    response = HttpResponse(content, content_type="application/pdf")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+def _partie_pdf(partie: Partie) -> HttpResponse:
+    names = " – ".join(partie.player_names)
+    sheet = score_sheet(
+        selectors.partie_record(partie), title=names, played_on=partie.started_at.date()
+    )
+    slug = slugify("-".join(partie.player_names)) or "partie"
+    return _pdf(render_score_sheet(sheet), f"scoresheet-{partie.started_at:%Y-%m-%d}-{slug}.pdf")
+
+
+@login_required
+def partie_pdf(request: HttpRequest, pk: int) -> HttpResponse:
+    return _partie_pdf(_owned_partie(request, pk))
+
+
+def shared_partie_pdf(request: HttpRequest, token: str) -> HttpResponse:
+    queryset = selectors.partie_with_players(Partie.objects.all())
+    return _partie_pdf(get_object_or_404(queryset, share_token=token))
+
+
+@login_required
+def evening_pdf(request: HttpRequest, pk: int) -> HttpResponse:
+    evening = _owned_evening(request, pk)
+    sheet = selectors.evening_sheet(evening)
+    parties = [
+        (" – ".join(result.sheet.players), selectors.partie_record(result.partie))
+        for result in sheet.results
+    ]
+    transfers = [
+        engine.Transfer(str(p.payer), str(p.payee), p.amount) for p in sheet.payments
+    ] or sheet.transfers
+    document = evening_pdf_sheet(parties, transfers, name=evening.name, played_on=evening.played_on)
+    slug = slugify(evening.name) or "evening"
+    return _pdf(render_evening(document), f"evening-{evening.played_on:%Y-%m-%d}-{slug}.pdf")
+
+
+@login_required
+def pad(request: HttpRequest) -> HttpResponse:
+    """Blank score pads to print: the form, and the PDF once it is filled in."""
+    form = PadForm(request.GET or None)
+    if request.GET and form.is_valid():
+        data = form.cleaned_data
+        document = score_pad(data["kind"], data["ruleset"], paper=data["paper"])
+        filename = f"scorepad-{data['kind']}-{data['ruleset'].preset}-{data['paper']}.pdf"
+        return _pdf(render_pad(document), filename)
+    if request.GET and form.has_error(NON_FIELD_ERRORS, "preset_changed"):
+        form = _with_preset_values(PadForm, form)
+    return render(request, "table/pad.html", {"form": form}, status=400 if form.errors else 200)
