@@ -3,6 +3,7 @@
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
+from django.utils import translation
 
 PASSWORD = "correct horse battery staple"
 
@@ -28,3 +29,10 @@ def client_outsider(outsider: User) -> Client:
     client = Client()
     client.force_login(outsider)
     return client
+
+
+@pytest.fixture(autouse=True)
+def english():
+    """Each test starts in English: a request in German must not leak into the next test."""
+    with translation.override("en"):
+        yield
