@@ -4,11 +4,13 @@ Value types and pure functions for the rules of RULES.md: cards, rulesets and
 presets, one hand, a game to the target with its end bonuses and money, the
 kinds of session (two-player, Hollywood, match, partnership, chouette,
 three-player rotation) behind one interface, settling up an evening in the
-fewest transfers, and the game record format of FORMAT.md.
+fewest transfers, the game record format of FORMAT.md, and the hand evaluator:
+melds and deadwood of a hand, the best discard, a knock played out with lay-offs.
 """
 
-from .cards import Card, CardError, Suit
+from .cards import Card, CardError, Suit, parse_cards
 from .chouette import TEAM, Chouette, ChouetteLine
+from .evaluator import Discard, Evaluation, Meld, best_discard, evaluate
 from .game import (
     Final,
     Game,
@@ -24,6 +26,7 @@ from .game import (
 )
 from .hand import Hand, HandError, HandKind, HandScore, Outcome, knock_limit, score_hand
 from .hollywood import Hollywood, HollywoodLine
+from .knock import KnockOutcome, Layoff, knock_outcome
 from .match import Match, MatchOverError
 from .partnership import Partnership, Round, RoundLine, TableLine, team_name
 from .roles import NotAtTableError, Roles
@@ -64,6 +67,8 @@ __all__ = [
     "Chouette",
     "ChouetteLine",
     "DealerRule",
+    "Discard",
+    "Evaluation",
     "Final",
     "Game",
     "GameClosedError",
@@ -74,9 +79,12 @@ __all__ = [
     "Hollywood",
     "HollywoodLine",
     "KindError",
+    "KnockOutcome",
+    "Layoff",
     "Line",
     "Match",
     "MatchOverError",
+    "Meld",
     "NotAtTableError",
     "OklahomaAce",
     "Outcome",
@@ -98,10 +106,14 @@ __all__ = [
     "ThreePlayerLine",
     "Transfer",
     "balances_of",
+    "best_discard",
+    "evaluate",
     "final_tally",
     "knock_limit",
+    "knock_outcome",
     "money",
     "next_dealer",
+    "parse_cards",
     "points_of",
     "preset",
     "score_hand",

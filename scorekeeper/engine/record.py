@@ -30,10 +30,11 @@ from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from .cards import Card, CardError
+from .cards import Card, CardError, parse_cards
 from .chouette import Chouette
 from .game import Payment, Tally
 from .hand import Hand, HandError, HandKind
+from .knock import knock_outcome
 from .match import Match
 from .partnership import Partnership, Round
 from .roles import count_words
@@ -131,7 +132,7 @@ def parse_record(data: Any) -> Record:
     hands: list[Hand | Round] = []
     for number, raw in enumerate(raw_hands, start=1):
         try:
-            hands.append(read(raw))
+            hands.append(read(raw, rules))
         except (HandError, CardError) as error:
             errors.append(problem(number, error))
     if errors:
@@ -146,7 +147,7 @@ def problem(number: int, error: Exception) -> str:
     return f"{where}: {error}"
 
 
-def parse_round(raw: Any) -> Round:
+def parse_round(raw: Any, rules: Ruleset | None = None) -> Round:
     """One round of a partnership record: ``{"tables": [HAND, HAND]}``."""
     tables = raw.get("tables") if isinstance(raw, dict) else None
     if not isinstance(tables, list) or len(tables) != 2:
@@ -157,7 +158,7 @@ def parse_round(raw: Any) -> Round:
     hands = []
     for number, table in enumerate(tables, start=1):
         try:
-            hands.append(parse_hand(table))
+            hands.append(parse_hand(table, rules))
         except (HandError, CardError) as error:
             refusal = error if isinstance(error, HandError) else HandError("bad_card", str(error))
             refusal.table = number
@@ -165,22 +166,23 @@ def parse_round(raw: Any) -> Round:
     return Round((hands[0], hands[1]))
 
 
-def parse_hand(raw: Any) -> Hand:
-    """One hand object of a record: a knock, gin, big gin or no game."""
+def parse_hand(raw: Any, rules: Ruleset | None = None) -> Hand:
+    """One hand object of a record: a knock, gin, big gin or no game.
+
+    A hand may give the cards (``knocker_cards``, ``defender_cards``) instead of the
+    deadwoods: the evaluator then plays the knock out under ``rules`` (classic when
+    None), lay-offs included.
+    """
     if not isinstance(raw, dict):
         raise HandError("hand_not_object", "a hand is a JSON object")
     if raw.get("no_game"):
         return Hand.no_game()
-    if "knocker_cards" in raw or "defender_cards" in raw:
-        raise HandError(
-            "cards_unsupported",
-            "hands given as cards need the hand evaluator, "
-            "which is not available yet: give the deadwoods",
-        )
     if "knocker" not in raw:
         raise HandError(
             "knocker_missing", "say who knocked (knocker), or mark a no_game", field="knocker"
         )
+    if "knocker_cards" in raw or "defender_cards" in raw:
+        return _hand_from_cards(raw, rules if rules is not None else Ruleset())
     kind = (
         HandKind.BIG_GIN
         if raw.get("big_gin")
@@ -196,6 +198,75 @@ def parse_hand(raw: Any) -> Hand:
         raw.get("defender_deadwood"),
         None if upcard is None else Card.parse(upcard),
     )
+
+
+def _hand_from_cards(raw: dict[str, Any], rules: Ruleset) -> Hand:
+    """A hand given as both players' cards, played out by knock_outcome.
+
+    ``gin``/``big_gin`` and any deadwood the hand also gives must agree with the cards.
+    ``knocker_melds`` (lists of codes), when given, are the melds he laid down.
+    """
+    cards = {}
+    for name in ("knocker_cards", "defender_cards"):
+        value = raw.get(name)
+        if not isinstance(value, list | str):
+            raise HandError(
+                "cards_missing",
+                'give both players\' cards as lists of codes, like "knocker_cards": '
+                '["7H", "8H", ...]',
+                field=name,
+            )
+        try:
+            cards[name] = parse_cards(value, (10, 11) if name == "knocker_cards" else (10,))
+        except CardError as error:
+            raise CardError(f"{name}: {error}", code=error.code, token=error.token) from None
+    melds = raw.get("knocker_melds")
+    if melds is not None and (
+        not isinstance(melds, list) or not all(isinstance(m, list | str) for m in melds)
+    ):
+        raise HandError(
+            "melds_malformed",
+            "knocker_melds: give each meld as a list of codes",
+            field="knocker_melds",
+        )
+    if raw.get("big_gin") and rules.big_gin_bonus is None:
+        raise HandError("big_gin_off", "big gin is not played under these rules", field="kind")
+    upcard = raw.get("upcard")
+    outcome = knock_outcome(
+        cards["knocker_cards"],
+        cards["defender_cards"],
+        rules,
+        None if upcard is None else Card.parse(upcard),
+        melds,
+        knocker=raw["knocker"],
+    )
+    if raw.get("big_gin") and not outcome.big_gin:
+        raise HandError(
+            "not_big_gin",
+            "the hand says big gin, but the knocker's cards do not all meld",
+            field="kind",
+        )
+    if raw.get("gin") and not outcome.gin:
+        raise HandError(
+            "gin_with_deadwood",
+            f"the hand says gin, but the knocker's cards leave {outcome.knocker_deadwood} deadwood",
+            field="knocker_deadwood",
+            deadwood=outcome.knocker_deadwood,
+        )
+    for name, derived in (
+        ("knocker_deadwood", outcome.knocker_deadwood),
+        ("defender_deadwood", outcome.defender_deadwood),
+    ):
+        given = raw.get(name)
+        if given is not None and given != derived:
+            raise HandError(
+                "cards_disagree",
+                f"{name} is {given!r}, but the cards give {derived}",
+                field=name,
+                given=given,
+                derived=derived,
+            )
+    return outcome.hand
 
 
 def _stake(value: Any, errors: list[str], where: str = "stake") -> Decimal:
