@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy as _
 from scorekeeper import engine
 from scorekeeper.engine.record import RecordError, loads
 
+from .messages import explain
 from .models import Evening, Hand, Partie
 
 PRESET_LABELS = {
@@ -340,6 +341,22 @@ class HandForm(forms.Form):
         help_text=_("Like 7S, TD or AH."),
         widget=forms.TextInput(attrs={"autocapitalize": "characters", "size": 3}),
     )
+    # Instead of the deadwoods, both hands' cards: the evaluator finds the melds, the
+    # deadwood and the lay-offs, and fills in the hand.
+    knocker_cards = forms.CharField(
+        label=_("Knocker's cards"),
+        required=False,
+        max_length=80,
+        help_text=_("10 cards (11 before the discard), e.g. 7h 8h 9h KS KD KC 2c 3c 4c 5d."),
+        widget=forms.TextInput(attrs={"autocapitalize": "characters", "autocomplete": "off"}),
+    )
+    defender_cards = forms.CharField(
+        label=_("Defender's cards"),
+        required=False,
+        max_length=80,
+        help_text=_("His 10 cards."),
+        widget=forms.TextInput(attrs={"autocapitalize": "characters", "autocomplete": "off"}),
+    )
 
     def __init__(
         self,
@@ -375,9 +392,12 @@ class HandForm(forms.Form):
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         kind = engine.HandKind(data.get("kind") or "knock")
+        self.outcome: engine.KnockOutcome | None = None
         if kind == engine.HandKind.NO_GAME:
             data["hand"] = engine.Hand.no_game()
             return data
+        if data.get("knocker_cards") or data.get("defender_cards"):
+            return self._clean_cards(data)
         if not data.get("knocker") and "knocker" not in self.errors:
             self.add_error("knocker", _("Say who knocked."))
         for field in ("knocker_deadwood", "defender_deadwood"):
@@ -393,6 +413,62 @@ class HandForm(forms.Form):
                 kind, data["knocker"], dk, data["defender_deadwood"], data.get("upcard")
             )
         return data
+
+    def _clean_cards(self, data: dict[str, Any]) -> dict[str, Any]:
+        """The hand played out from both hands' cards by the evaluator."""
+        for field in ("knocker_cards", "defender_cards"):
+            if not data.get(field):
+                self.add_error(field, _("Enter both hands' cards, or neither."))
+        if not data.get("knocker") and "knocker" not in self.errors:
+            self.add_error("knocker", _("Say who knocked."))
+        if self.rules.is_oklahoma and data.get("upcard") is None and "upcard" not in self.errors:
+            self.add_error("upcard", _("Oklahoma rules need the upcard."))
+        hands = {}
+        for field, counts in (("knocker_cards", (10, 11)), ("defender_cards", (10,))):
+            try:
+                hands[field] = engine.parse_cards(data.get(field) or "")
+            except engine.CardError as error:
+                self.add_error(field, card_message(error))
+                continue
+            if len(hands[field]) not in counts:
+                self.add_error(field, count_message(field, len(hands[field])))
+        if self.errors:
+            return data
+        try:
+            self.outcome = engine.knock_outcome(
+                hands["knocker_cards"],
+                hands["defender_cards"],
+                self.rules,
+                upcard=data.get("upcard"),
+                knocker=data["knocker"],
+            )
+        except engine.CardError as error:  # a card in both hands
+            self.add_error("defender_cards", card_message(error))
+        except engine.HandError as error:
+            self.add_error("knocker_cards", explain(error))
+        else:
+            data["hand"] = self.outcome.hand
+        return data
+
+    def filled(self) -> HandForm:
+        """The form again with the result the cards gave filled in, to check before saving."""
+        if self.outcome is None:
+            return self
+        hand = self.outcome.hand
+        data = self.data.copy()
+        data[self.add_prefix("kind")] = hand.kind.value
+        data[self.add_prefix("knocker_deadwood")] = hand.knocker_deadwood or ""
+        data[self.add_prefix("defender_deadwood")] = hand.defender_deadwood
+        filled = type(self)(
+            data,
+            players=self.players,
+            rules=self.rules,
+            prefix=self.prefix,
+            seated=list(self.fields["knocker"].seated),
+        )
+        filled.is_valid()
+        filled.outcome = self.outcome
+        return filled
 
     def add_engine_error(self, error: engine.HandError, message: str) -> None:
         """Show an engine refusal beside the field it concerns."""
@@ -413,6 +489,25 @@ class HandForm(forms.Form):
             "defender_deadwood": hand.defender_deadwood,
             "upcard": hand.upcard,
         }
+
+
+def card_message(error: engine.CardError) -> str:
+    """A card error in the player's words (its English text when no code is known)."""
+    if error.code == "duplicate_card":
+        return _("%(card)s is given twice: each card of the deck appears once.") % error.params
+    if error.code == "unknown_card" and error.token:
+        return _("%(text)s is not a card: give a rank of A23456789TJQK and a suit of SHDC: 7S.") % {
+            "text": error.token
+        }
+    return str(error)
+
+
+def count_message(field: str, count: int) -> str:
+    if field == "knocker_cards":
+        return _("%(count)s cards: the knocker holds 10 (11 before his discard).") % {
+            "count": count
+        }
+    return _("%(count)s cards: the defender holds 10.") % {"count": count}
 
 
 class RoundForm:
@@ -443,6 +538,13 @@ class RoundForm:
     @property
     def errors(self) -> bool:
         return any(form.errors for form in self.tables)
+
+    def filled(self) -> RoundForm:
+        """Each table whose cards were evaluated, with its result filled in."""
+        self.tables = [
+            form.filled() if getattr(form, "outcome", None) else form for form in self.tables
+        ]
+        return self
 
     def add_engine_error(self, error: engine.HandError, message: str) -> None:
         table = error.table if error.table in (1, 2) else 1

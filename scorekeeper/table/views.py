@@ -189,6 +189,9 @@ def _render_table(
 def hand_create(request: HttpRequest, pk: int) -> HttpResponse:
     partie = _owned_partie(request, pk)
     form = entry_form(partie, request.POST, at_table=_at_table(partie))
+    if form.is_valid() and request.POST.get("evaluate"):
+        # The cards were played out: show the melds and the result, save nothing yet.
+        return _render_form(request, partie, form.filled())
     if form.is_valid():
         try:
             written = services.hand_record(
@@ -200,12 +203,17 @@ def hand_create(request: HttpRequest, pk: int) -> HttpResponse:
             if not request.htmx:
                 return redirect(partie)
             return _render_recorded(request, partie, written)
-    if request.htmx:  # only the form comes back, with each error beside its field
+    return _render_form(request, partie, form, status=400)
+
+
+def _render_form(request: HttpRequest, partie: Partie, form, status: int = 200) -> HttpResponse:
+    """The hand form again: its errors beside the fields, or what the cards gave."""
+    if request.htmx:  # only the form comes back
         response = render(
             request, "table/partie_detail.html#hand-form", {"partie": partie, "form": form}
         )
         return reswap(retarget(response, "#hand-form"), "outerHTML")
-    return _render_table(request, selectors.partie_sheet(partie), form=form, status=400)
+    return _render_table(request, selectors.partie_sheet(partie), form=form, status=status)
 
 
 def _at_table(partie: Partie, number: int | None = None) -> tuple[str, str] | None:

@@ -1,6 +1,7 @@
 """Template helpers for score sheets: a hand in words, a card with its suit."""
 
 from django import template
+from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -116,3 +117,15 @@ def compare_finals(before_cells: list, after_sheet) -> list[tuple[int, int, str]
 def team_name(name: str | None) -> str:
     """A chouette's team column is called "team" in records; say it in words."""
     return str(_("the team")) if name == "team" else name or ""
+
+
+@register.filter
+def card_html(card: engine.Card) -> str:
+    """A card as players read it, red for hearts and diamonds: <span class="card red">7♥</span>."""
+    colour = "card red" if card.suit.is_red else "card"
+    return format_html('<span class="{}">{}</span>', colour, str(card))
+
+
+@register.filter
+def cards(cards: list[engine.Card]) -> str:
+    return format_html_join("", "{}", ((card_html(card),) for card in cards))
