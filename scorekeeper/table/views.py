@@ -16,6 +16,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import reswap, retarget, trigger_client_event
 
@@ -40,7 +41,9 @@ from .messages import explain
 from .models import Evening, Partie, Player
 
 KIND_PRESETS = {Partie.Kind.HOLLYWOOD: "hollywood", Partie.Kind.PARTNERSHIP: "partnership"}
-PRESET_NOTICE = "The rule values are now those of the preset you chose: check them and start."
+PRESET_NOTICE = gettext_lazy(
+    "The rule values are now those of the preset you chose: check them and start."
+)
 
 
 def _owned_partie(request: HttpRequest, pk: int) -> Partie:
@@ -96,7 +99,7 @@ def partie_new(request: HttpRequest) -> HttpResponse:
             )
             return redirect(partie)
         if form.has_error(NON_FIELD_ERRORS, "preset_changed"):
-            form, notice = _with_preset_values(PartieStartForm, form), _(PRESET_NOTICE)
+            form, notice = _with_preset_values(PartieStartForm, form), PRESET_NOTICE
     context = {"form": form, "notice": notice, "evening": evening}
     return render(request, "table/partie_new.html", context)
 
