@@ -425,6 +425,8 @@ class HandForm(forms.Form):
             self.add_error("upcard", _("Oklahoma rules need the upcard."))
         hands = {}
         for field, counts in (("knocker_cards", (10, 11)), ("defender_cards", (10,))):
+            if not data.get(field):
+                continue  # asked for above; "0 cards" would say it twice
             try:
                 hands[field] = engine.parse_cards(data.get(field) or "")
             except engine.CardError as error:

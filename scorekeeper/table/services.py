@@ -250,7 +250,11 @@ def _locked(partie: Partie) -> tuple[Partie, dict[str, Player], list[Hand]]:
     seats serve; the partie row itself is read again under the lock.
     """
     seats = list(partie.seats.all())
-    partie = Partie.objects.select_for_update().select_related("evening").get(pk=partie.pk)
+    partie = Partie.objects.select_for_update().get(pk=partie.pk)
+    # Its evening locked too (settling locks it), by a query of its own: Postgres locks
+    # no row on the nullable side of an outer join (select_related("evening")).
+    if partie.evening_id is not None:
+        partie.evening = Evening.objects.select_for_update().get(pk=partie.evening_id)
     if partie.evening is not None and partie.evening.is_settled:
         # Its payments are frozen: a change here would make them disagree.
         raise engine.HandError(

@@ -193,8 +193,14 @@ def hand_create(request: HttpRequest, pk: int) -> HttpResponse:
     partie = _owned_partie(request, pk)
     form = entry_form(partie, request.POST, at_table=_at_table(partie))
     if form.is_valid() and request.POST.get("evaluate"):
-        # The cards were played out: show the melds and the result, save nothing yet.
-        return _render_form(request, partie, form.filled())
+        # The cards were played out: show the melds and the result, save nothing yet;
+        # but what recording would refuse (a knocker who sits out the hand) is said now.
+        try:
+            services.partie_replay(partie).record(form.cleaned_data["hand"])
+        except engine.HandError as error:
+            form.add_engine_error(error, explain(error))
+        else:
+            return _render_form(request, partie, form.filled())
     if form.is_valid():
         try:
             written = services.hand_record(
@@ -257,6 +263,10 @@ def hand_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     if not hands:
         raise Http404(_("There is no such hand."))
     form = entry_form(partie, request.POST or None, hands, _at_table(partie, number))
+    if request.method == "POST" and form.is_valid() and request.POST.get("evaluate"):
+        # "Find the melds": what the cards give, filled in; nothing is saved yet.
+        context = {"partie": partie, "number": number, "form": form.filled()}
+        return render(request, "table/hand_edit.html", context)
     if request.method == "POST" and form.is_valid():
         try:
             services.hand_edit(

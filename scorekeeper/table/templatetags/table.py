@@ -123,7 +123,8 @@ def team_name(name: str | None) -> str:
 def card_html(card: engine.Card) -> str:
     """A card as players read it, red for hearts and diamonds: <span class="card red">7♥</span>."""
     colour = "card red" if card.suit.is_red else "card"
-    return format_html('<span class="{}">{}</span>', colour, str(card))
+    rank = "10" if card.rank == 10 else str(card)[:-1]  # as the picker shows it
+    return format_html('<span class="{}">{}{}</span>', colour, rank, card.suit.symbol)
 
 
 @register.filter
