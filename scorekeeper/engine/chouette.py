@@ -26,11 +26,11 @@ Roles(box='Z', captain='Y', dealer='Y', team=('Y', 'X'), out=('X',))
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
-from .game import Payment, Tally, final_tally, money, next_dealer
+from .game import Payment, Replayable, Tally, final_tally, money, next_dealer
 from .hand import Hand, HandError, HandScore
 from .roles import Roles, seat_between, seated
 from .rules import Ruleset, preset  # noqa: F401 (preset: doctests)
@@ -69,7 +69,7 @@ class _Game:
     winner: str | None = None  # the box's name or TEAM
 
 
-class Chouette:
+class Chouette(Replayable):
     """Three to eight players: one box against a team, game after game."""
 
     kind = "chouette"
@@ -92,19 +92,6 @@ class Chouette:
         self._box_deals = False
         self._games: list[_Game] = []
         self.lines: list[ChouetteLine] = []
-
-    @classmethod
-    def replay(
-        cls,
-        players: Sequence[str],
-        rules: Ruleset,
-        first_dealer: str | None,
-        entries: Iterable[Hand],
-    ) -> Chouette:
-        chouette = cls(players, rules, first_dealer)
-        for hand in entries:
-            chouette.record(hand)
-        return chouette
 
     @property
     def roles(self) -> Roles:

@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
+from typing import Any
 
 from .hand import Hand, HandError, HandScore, Outcome, score_hand
 from .rules import DealerRule, Ruleset, Shutout, preset  # noqa: F401 (preset: doctests)
@@ -189,7 +190,24 @@ def next_dealer(rules: Ruleset, players: tuple[str, str], dealer: str, winner: s
     return players[1] if dealer == players[0] else players[0]
 
 
-class Game:
+class Replayable:
+    """Sessions built from what happened: created, then every entry recorded in order."""
+
+    @classmethod
+    def replay(
+        cls,
+        players: Sequence[str],
+        rules: Ruleset,
+        first_dealer: str | None,
+        entries: Iterable[Any],
+    ) -> Any:
+        session = cls(players, rules, first_dealer)
+        for entry in entries:
+            session.record(entry)
+        return session
+
+
+class Game(Replayable):
     """Two players, one column each, hands recorded in order until the target.
 
     The game replays from what happened: totals, boxes and the dealer are
@@ -209,15 +227,6 @@ class Game:
         self.boxes = dict.fromkeys(self.players, 0)
         self.lines: list[Line] = []
         self.winner: str | None = None
-
-    @classmethod
-    def replay(
-        cls, players: Sequence[str], rules: Ruleset, first_dealer: str | None, hands: Iterable[Hand]
-    ) -> Game:
-        game = cls(players, rules, first_dealer)
-        for hand in hands:
-            game.record(hand)
-        return game
 
     def is_over(self) -> bool:
         return self.winner is not None

@@ -20,7 +20,7 @@ You+22, Opp+20.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -28,6 +28,7 @@ from .game import (
     GameClosedError,
     Payment,
     PlayerError,
+    Replayable,
     Tally,
     final_tally,
     next_dealer,
@@ -56,7 +57,7 @@ class HollywoodLine:
     boxes: tuple[dict[str, int], ...]  # running boxes per game after this hand
 
 
-class Hollywood:
+class Hollywood(Replayable):
     """Two players, three games recorded at once; over when all three are closed."""
 
     kind = "hollywood"
@@ -75,19 +76,6 @@ class Hollywood:
         self._entries = [dict.fromkeys(self.players, False) for _ in range(GAMES)]
         self._winners: list[str | None] = [None] * GAMES
         self.lines: list[HollywoodLine] = []
-
-    @classmethod
-    def replay(
-        cls,
-        players: Sequence[str],
-        rules: Ruleset,
-        first_dealer: str | None,
-        entries: Iterable[Hand],
-    ) -> Hollywood:
-        session = cls(players, rules, first_dealer)
-        for hand in entries:
-            session.record(hand)
-        return session
 
     @property
     def points(self) -> tuple[dict[str, int], ...]:

@@ -17,10 +17,10 @@ scorekeeper.engine.match.MatchOverError: the match is over: A won 2 of 3 games
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from decimal import Decimal
 
-from .game import Game, GameClosedError, Line, Payment, PlayerError, Tally, seat
+from .game import Game, GameClosedError, Line, Payment, PlayerError, Replayable, Tally, seat
 from .hand import Hand
 from .rules import Ruleset, preset  # noqa: F401 (preset: doctests)
 
@@ -32,7 +32,7 @@ class MatchOverError(GameClosedError):
         super().__init__(message, code="match_over")
 
 
-class Match:
+class Match(Replayable):
     """Two players, a series of games until one has won a majority of ``best_of``."""
 
     kind = "match"
@@ -45,19 +45,6 @@ class Match:
             raise PlayerError(first_dealer, self.players)
         self._games = [Game(self.players, rules, first_dealer)]
         self.lines: list[Line] = []
-
-    @classmethod
-    def replay(
-        cls,
-        players: Sequence[str],
-        rules: Ruleset,
-        first_dealer: str | None,
-        entries: Iterable[Hand],
-    ) -> Match:
-        match = cls(players, rules, first_dealer)
-        for hand in entries:
-            match.record(hand)
-        return match
 
     @property
     def all_games(self) -> tuple[Game, ...]:

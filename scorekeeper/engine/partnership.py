@@ -15,7 +15,7 @@ One partner wins by 12, the other loses by 10: the side scores 2 (BIC-PART).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -23,6 +23,7 @@ from .game import (
     GameClosedError,
     Payment,
     PlayerError,
+    Replayable,
     Tally,
     final_tally,
     next_dealer,
@@ -76,7 +77,7 @@ class RoundLine:
     boxes: dict[str, int]
 
 
-class Partnership:
+class Partnership(Replayable):
     """Four players in two teams, rounds recorded until a team reaches the target."""
 
     kind = "partnership"
@@ -100,19 +101,6 @@ class Partnership:
         self.boxes = dict.fromkeys(self.team_names, 0)
         self.winner: str | None = None
         self.lines: list[RoundLine] = []
-
-    @classmethod
-    def replay(
-        cls,
-        players: Sequence[str],
-        rules: Ruleset,
-        first_dealer: str | None,
-        entries: Iterable[Round],
-    ) -> Partnership:
-        game = cls(players, rules, first_dealer)
-        for round_ in entries:
-            game.record(round_)
-        return game
 
     @property
     def dealer(self) -> tuple[str, str]:

@@ -28,7 +28,7 @@ each player pays every player with a higher final the difference.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from itertools import combinations
@@ -37,6 +37,7 @@ from .game import (
     Final,
     GameClosedError,
     Payment,
+    Replayable,
     Tally,
     _shutout_extra,
     money,
@@ -122,7 +123,7 @@ def pair_points(result: Tally, player: str, other: str) -> int:
     return against(player, other) - against(other, player)
 
 
-class ThreePlayer:
+class ThreePlayer(Replayable):
     """Three players in rotation, one game to the target, individual columns."""
 
     kind = "three_player"
@@ -143,19 +144,6 @@ class ThreePlayer:
         self.boxes = dict.fromkeys(self.players, 0)
         self.winner: str | None = None
         self.lines: list[ThreePlayerLine] = []
-
-    @classmethod
-    def replay(
-        cls,
-        players: Sequence[str],
-        rules: Ruleset,
-        first_dealer: str | None,
-        entries: Iterable[Hand],
-    ) -> ThreePlayer:
-        game = cls(players, rules, first_dealer)
-        for hand in entries:
-            game.record(hand)
-        return game
 
     @property
     def roles(self) -> Roles:
