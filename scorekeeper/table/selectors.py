@@ -23,6 +23,7 @@ from scorekeeper.engine.record import Record
 from .models import (
     Evening,
     EveningPayment,
+    Hand,
     HandChange,
     Partie,
     Player,
@@ -168,9 +169,19 @@ def partie_with_players(queryset: QuerySet[Partie]) -> QuerySet[Partie]:
     return queryset.select_related("first_dealer").prefetch_related(seats)
 
 
+def hands_in_order(partie: Partie) -> list[Hand]:
+    """The partie's hands in playing order: prefetched (an evening's parties) or queried."""
+    if "hands" in getattr(partie, "_prefetched_objects_cache", {}):
+        return list(partie.hands.all())
+    return list(HANDS_IN_ORDER.filter(partie=partie))
+
+
+HANDS_IN_ORDER = Hand.objects.select_related("knocker").order_by("number", "table")
+
+
 def partie_sheet(partie: Partie) -> Sheet:
     """The whole score sheet of a partie: every hand, running totals, bonuses, money."""
-    hands = list(partie.hands.select_related("knocker").order_by("number", "table"))
+    hands = hands_in_order(partie)
     session = engine.session_class(partie.kind).replay(
         partie.player_names,
         partie.ruleset,
@@ -244,7 +255,7 @@ def _round_cells(line: Any, teams: list[str]) -> list[Cell]:
 
 def partie_record(partie: Partie) -> Record:
     """The partie as a game record (FORMAT.md), ready to export."""
-    hands = list(partie.hands.select_related("knocker").order_by("number", "table"))
+    hands = hands_in_order(partie)
     return Record(
         partie.kind,
         partie.ruleset,
@@ -331,7 +342,11 @@ def partie_payments(partie: Partie, session: Any) -> list[engine.Payment]:
 
 def evening_sheet(evening: Evening) -> EveningSheet:
     """Every partie of an evening, each player's net, and how to settle up."""
-    parties = list(partie_with_players(evening.parties.all()).order_by("started_at", "id"))
+    parties = list(
+        partie_with_players(evening.parties.all())
+        .prefetch_related(Prefetch("hands", queryset=HANDS_IN_ORDER))
+        .order_by("started_at", "id")
+    )
     results = [PartieResult(partie, partie_sheet(partie)) for partie in parties]
     seated = {seat.player.name: seat.player for p in parties for seat in p.seats.all()}
     points: dict[str, int] = dict.fromkeys(seated, 0)

@@ -101,3 +101,26 @@ def test_recording_a_hand_by_htmx_runs_as_many_queries_for_300_hands_as_for_10(
     large.refresh_from_db()
     assert large.summary["totals"] == {"Anna": 15 + 17, "Ben": 15}
     assert large.summary["hands"] == 301
+
+
+def test_the_evening_page_costs_the_same_queries_for_two_parties_as_for_five(
+    client_owner, partie_of, owner
+):
+    from datetime import date
+
+    from scorekeeper.table import services
+
+    def evening_of(count: int):
+        evening = services.evening_start(owner=owner, name=f"{count}", played_on=date.today())
+        for _ in range(count):
+            services.partie_evening_set(partie=partie_of(12), evening=evening)
+        return evening
+
+    counts = []
+    for evening in (evening_of(2), evening_of(5)):
+        with CaptureQueriesContext(connection) as queries:
+            response = client_owner.get(reverse("evening_detail", args=[evening.pk]))
+        assert response.status_code == 200
+        counts.append(len(queries))
+
+    assert counts[0] == counts[1]
