@@ -6,12 +6,16 @@ except under CI=true, where a missing browser is a broken build.
 
 import os
 from collections.abc import Callable, Iterator
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import User
 from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect, sync_playwright
 
+from scorekeeper import engine
+from scorekeeper.table import services
+from scorekeeper.table.models import Partie
 from tests.conftest import PASSWORD
 
 # Playwright's sync API keeps an event loop running in this thread, so Django
@@ -163,3 +167,15 @@ def expect_table_swapped(page: Page) -> None:
     """
     expect_same_page(page)
     expect(page.locator(".htmx-added, .htmx-settling, .htmx-request")).to_have_count(0)
+
+
+@pytest.fixture
+def partie(owner: User) -> Partie:
+    """Anna against Ben, classic rules, 0.05 a point, Ben deals first; no hands yet."""
+    return services.partie_start(
+        owner=owner,
+        names=["Anna", "Ben"],
+        rules=engine.preset("classic"),
+        stake=Decimal("0.05"),
+        first_dealer="Ben",
+    )

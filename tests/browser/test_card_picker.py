@@ -5,14 +5,11 @@ and 8♥ on her hearts: deadwood 2 against 17, Anna +15 (classic rules).
 """
 
 from collections.abc import Callable
-from decimal import Decimal
 
 import pytest
 from django.contrib.auth.models import User
 from playwright.sync_api import BrowserContext, Locator, Page, expect
 
-from scorekeeper import engine
-from scorekeeper.table import services
 from scorekeeper.table.models import Hand, Partie
 from tests.browser.conftest import (
     PHONE,
@@ -27,18 +24,6 @@ from tests.browser.conftest import (
 ANNA = ["TH", "JH", "QH", "4S", "4D", "4C", "7C", "8C", "9C", "2D"]
 BEN = ["9H", "8H", "KS", "KD", "KC", "3S", "5D", "6D", "AC", "2S"]
 RED_SUIT = "rgb(192, 38, 45)"  # --red-suit: #c0262d
-
-
-@pytest.fixture
-def partie(owner: User) -> Partie:
-    """Anna against Ben, classic rules, Ben deals first; no hands yet."""
-    return services.partie_start(
-        owner=owner,
-        names=["Anna", "Ben"],
-        rules=engine.preset("classic"),
-        stake=Decimal("0.05"),
-        first_dealer="Ben",
-    )
 
 
 @pytest.fixture

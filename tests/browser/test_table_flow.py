@@ -7,7 +7,6 @@ is RULES.md §9: Anna and Ben, classic values, Ben deals first, 0.05 a point.
 
 import re
 from collections.abc import Callable
-from decimal import Decimal
 
 import pytest
 from django.contrib.auth.models import User
@@ -41,18 +40,6 @@ ENGINE_HANDS = {
     "gin": lambda knocker, dk, dd: engine.Hand.gin(dd, knocker=knocker),
     "no_game": lambda knocker, dk, dd: engine.Hand.no_game(),
 }
-
-
-@pytest.fixture
-def partie(owner: User) -> Partie:
-    """Anna against Ben, classic rules, 0.05 a point, Ben deals first; no hands yet."""
-    return services.partie_start(
-        owner=owner,
-        names=["Anna", "Ben"],
-        rules=engine.preset("classic"),
-        stake=Decimal("0.05"),
-        first_dealer="Ben",
-    )
 
 
 def play(partie: Partie, owner: User, hands: int) -> None:
