@@ -330,20 +330,25 @@ class Packer:
         self.by_low = by_low
         self.memo: dict[int, tuple[int, tuple[int, int, Meld] | None, int]] = {}
 
+    def _lowest_meldable(self, free: int) -> tuple[int, int, list]:
+        """The free cards from the lowest one that starts a meld, that card and its melds;
+        (0, 0, []) when no free card starts one (lower cards can only be deadwood)."""
+        rest = free
+        while rest:
+            low = rest & -rest
+            options = self.by_low.get(low)
+            if options:
+                return rest, low, options
+            rest ^= low
+        return 0, 0, []
+
     def best(self, free: int) -> int:
         """The largest score of a packing within ``free``; the first in search order wins ties."""
         got = self.memo.get(free)
         if got is not None:
             return got[0]
-        by_low = self.by_low
-        rest = free
-        while rest:
-            low = rest & -rest
-            options = by_low.get(low)
-            if options:
-                break
-            rest ^= low
-        else:
+        rest, low, options = self._lowest_meldable(free)
+        if not rest:
             self.memo[free] = (0, None, 0)
             return 0
         best, choice, after = -1, None, 0
@@ -371,15 +376,8 @@ class Packer:
 
     def all(self, free: int) -> list[tuple[int, list[tuple[int, int, Meld]]]]:
         """Every packing within ``free`` as (score, melds), in search order (the empty last)."""
-        by_low = self.by_low
-        rest = free
-        while rest:
-            low = rest & -rest
-            options = by_low.get(low)
-            if options:
-                break
-            rest ^= low
-        else:
+        rest, low, options = self._lowest_meldable(free)
+        if not rest:
             return [(0, [])]
         result = []
         for meld in options:
