@@ -26,14 +26,17 @@ Roles(box='Z', captain='Y', dealer='Y', team=('Y', 'X'), out=('X',))
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
-from .game import Payment, Replayable, Tally, final_tally, money, next_dealer
-from .hand import Hand, HandError, HandScore
-from .roles import Roles, seat_between, seated
+from .game import next_dealer
+from .hand import Hand, HandScore
+from .roles import Roles, seated
 from .rules import Ruleset, preset  # noqa: F401 (preset: doctests)
+from .session import Column, Row, Session, Side, Stakes, Turn, cells
+from .settlement import transfers_json
+from .tally import Payment, Tally, final_tally, money
 
 TEAM = "team"  # the name of the team's column in every game
 FEWEST, MOST = 3, 8
@@ -69,29 +72,30 @@ class _Game:
     winner: str | None = None  # the box's name or TEAM
 
 
-class Chouette(Replayable):
+class Chouette(Session):
     """Three to eight players: one box against a team, game after game."""
 
     kind = "chouette"
+    what = "a chouette"
+    seats = range(FEWEST, MOST + 1)
+    numbered = True
+    dealt_by_roles = True
+    own_stakes = True
+    # §10.10: first_dealer is accepted for the common interface, and must name him.
+    dealer_rule_words = "the first captain deals the first hand"
 
     def __init__(self, players: Sequence[str], rules: Ruleset, first_dealer: str | None = None):
-        self.players: tuple[str, ...] = seat_between(players, FEWEST, MOST, "a chouette")
-        if TEAM in self.players:
+        if TEAM in players:
             raise ValueError(f"a chouette player cannot be called {TEAM!r}: it names the team")
-        self.rules = rules
+        super().__init__(players, rules, first_dealer)
         self._box = self.players[0]
         self._team = list(self.players[1:])  # in the order they captain: the captain first
-        captain = self._team[0]
-        # §10.10: the first captain deals the first hand; first_dealer is accepted
-        # for the common interface, and must then name him.
-        if first_dealer is not None and first_dealer != captain:
-            raise ValueError(
-                f"in a chouette the first captain deals the first hand: "
-                f"the first dealer is {captain}, not {first_dealer!r}"
-            )
         self._box_deals = False
         self._games: list[_Game] = []
         self.lines: list[ChouetteLine] = []
+
+    def opening_dealer(self) -> str:
+        return self.players[1]  # the first captain
 
     @property
     def roles(self) -> Roles:
@@ -113,10 +117,8 @@ class Chouette(Replayable):
         """Never: a chouette goes on, game after game, until the table stops."""
         return False
 
-    def record(self, hand: Hand) -> ChouetteLine:
+    def _record(self, hand: Hand) -> ChouetteLine:  # type: ignore[override]
         """Score the next hand, in a new game if the last one closed; or raise HandError."""
-        if not isinstance(hand, Hand):
-            raise HandError("hand_expected", "a chouette records hands between box and captain")
         roles = self.roles
         score, winner = seated(hand, self.rules, roles)  # the only refusal: nothing changed yet
         if not self._games or self._games[-1].winner is not None:
@@ -174,51 +176,86 @@ class Chouette(Replayable):
         """The roles of each game's first hand: who was box and who made up the team."""
         return [game.roles for game in self._games]
 
-    def settle(
-        self, stake: Decimal | Mapping[str, Decimal], default: Decimal | None = None
-    ) -> list[Payment]:
+    def game_columns(self) -> list[tuple[Column, ...]]:
+        return [_columns(game.roles) for game in self._games]
+
+    def opening_columns(self) -> tuple[Column, ...]:
+        return _columns(self.roles)
+
+    def rows(self) -> list[Row]:
+        """Each hand in its game's columns; the team's column wins with its captain."""
+        return [
+            Row(
+                line.number,
+                line.game,
+                (line,),
+                cells(
+                    line.points,
+                    None if line.box_won is None else line.roles.box if line.box_won else TEAM,
+                    line.score.points,
+                    (line.roles.box, TEAM),
+                ),
+                roles=line.roles,
+            )
+            for line in self.lines
+        ]
+
+    def turn(self) -> Turn:
+        closed = not self._games or self._games[-1].winner is not None
+        roles = self.roles
+        return Turn(len(self.lines) + 1, len(self._games) + closed, (roles.dealer,), roles)
+
+    def payments(self, stake: Decimal, own: Stakes | None = None) -> list[tuple[Payment, ...]]:
         """Each closed game: the box pays the full net to each team member, or collects it.
 
-        ``stake`` is one stake per point for everybody, or a stake per player,
-        which counts when he sits in the team (the box plays each member at the
-        member's stake). A member missing from the mapping plays at ``default``;
-        without a default, every member of a closed game needs his stake.
+        ``own`` gives a member's own stake, which counts when he sits in the team (the
+        box plays each member at the member's stake); the others play at ``stake``.
         """
-        stake_of = _stakes(stake, default, self.players)
-        payments = []
+        own = own or {}
+        for name, value in own.items():
+            if name not in self.players:
+                raise ValueError(f"stakes: {name!r} is not a player of this chouette")
+            if not _is_money(value):
+                raise ValueError(f"stakes: {name}'s stake must be a money amount, not {value!r}")
+        games = []
         for game, result in zip(self._games, self.games(), strict=True):
             if not result.closed or result.net == 0:
+                games.append(())
                 continue
             box = game.roles.box
             box_pays = result.players[box].total < result.players[TEAM].total
             points = abs(result.net)
+            paid = []
             for member in game.roles.team:
-                amount = money(points, stake_of(member), self.rules.money_unit)
+                amount = money(points, own.get(member, stake), self.rules.money_unit)
                 payer, payee = (box, member) if box_pays else (member, box)
-                payments.append(Payment(payer, payee, points, amount))
-        return payments
+                paid.append(Payment(payer, payee, points, amount))
+            games.append(tuple(paid))
+        return games
+
+    def game_extras(self, number: int) -> dict[str, object]:
+        roles = self._games[number - 1].roles
+        return {"box": roles.box, "team": list(roles.team)}
+
+    def tally_extras(self, payments: Sequence[Payment]) -> dict[str, object]:
+        roles = self.roles
+        return {
+            "roles": {
+                "box": roles.box,
+                "captain": roles.captain,
+                "out": list(roles.out),
+                "team": list(roles.team),
+            },
+            "transfers": transfers_json(self.players, payments, self.rules.money_unit),
+        }
 
 
-def _stakes(
-    stake: Decimal | Mapping[str, Decimal], default: Decimal | None, players: Sequence[str]
-) -> Callable[[str], Decimal]:
-    """Each team member's stake, or ValueError for a stake that cannot be."""
-    if not isinstance(stake, Mapping):
-        return lambda member: stake
-    for name, value in stake.items():
-        if name not in players:
-            raise ValueError(f"stakes: {name!r} is not a player of this chouette")
-        if not _is_money(value):
-            raise ValueError(f"stakes: {name}'s stake must be a money amount, not {value!r}")
-
-    def stake_of(member: str) -> Decimal:
-        if member in stake:
-            return stake[member]
-        if default is None:
-            raise ValueError(f"stakes: no stake for {member}: give each one, or a default")
-        return default
-
-    return stake_of
+def _columns(roles: Roles) -> tuple[Column, ...]:
+    """A game's two columns: its box, and the team of every other player."""
+    return (
+        Column(roles.box, roles.box, (roles.box,), Side.BOX),
+        Column(TEAM, TEAM, tuple(roles.team), Side.TEAM),
+    )
 
 
 def _is_money(value: object) -> bool:

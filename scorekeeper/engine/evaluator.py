@@ -173,12 +173,13 @@ def _pattern_values(values: tuple[int, ...]) -> list[int]:
     return table
 
 
-_PATTERN_VALUES = (_pattern_values(VALUES), _pattern_values(VALUES_ROUND_THE_CORNER))
+# The deadwood of every pattern of one suit, classic and round-the-corner (by ``wrap``).
+PATTERN_VALUES = (_pattern_values(VALUES), _pattern_values(VALUES_ROUND_THE_CORNER))
 
 
 def mask_value(mask: int, wrap: bool = False) -> int:
     """The deadwood of the cards of a mask (aces 15 when ``wrap``, round-the-corner)."""
-    table = _PATTERN_VALUES[wrap]
+    table = PATTERN_VALUES[wrap]
     return (
         table[mask & SUIT_BITS]
         + table[mask >> 13 & SUIT_BITS]
@@ -187,7 +188,7 @@ def mask_value(mask: int, wrap: bool = False) -> int:
     )
 
 
-def _checked_mask(cards: str | Iterable[str | Card], allowed: range | tuple[int, ...]) -> int:
+def checked_mask(cards: str | Iterable[str | Card], allowed: range | tuple[int, ...]) -> int:
     """The mask of the cards, refusing duplicates, unknown codes and a wrong count."""
     if isinstance(cards, str):
         return hand_mask(parse_cards(cards, allowed))
@@ -405,11 +406,11 @@ def ordered(melds: Iterable[tuple[int, int, Meld]]) -> list[tuple[int, int, Meld
 # Each suit's cards are melded on their own once sets are set aside: the best runs
 # of each 13-bit pattern (per suit and rule) are found once and kept. At most
 # 4 * 2**13 entries per rule, a few megabytes; hands of ten fill a fraction of that.
-_SuitPart = tuple[tuple[Meld, ...], tuple[Card, ...], int, int, int]
-_SUIT_EVALUATIONS: dict[int, _SuitPart] = {}
+SuitPart = tuple[tuple[Meld, ...], tuple[Card, ...], int, int, int]
+_SUIT_EVALUATIONS: dict[int, SuitPart] = {}
 
 
-def _suit_evaluation(key: int) -> _SuitPart:
+def _suit_evaluation(key: int) -> SuitPart:
     """(melds, deadwood cards, deadwood, score, melded mask) of one suit's cards."""
     pattern, suit, wrap = key & SUIT_BITS, key >> 13 & 3, bool(key >> 15)
     mask = pattern << 13 * suit
@@ -430,7 +431,7 @@ def _suit_evaluation(key: int) -> _SuitPart:
     return found
 
 
-def _suit_parts(mask: int, rule: int) -> list[_SuitPart]:
+def _suit_parts(mask: int, rule: int) -> list[SuitPart]:
     get = _SUIT_EVALUATIONS.get
     keys = (
         mask & SUIT_BITS | rule,
@@ -458,7 +459,7 @@ def _set_choices(mask: int, wrap: bool) -> list[tuple[tuple[int, int, Meld | Non
 
 def meldings(
     mask: int, wrap: bool
-) -> list[tuple[int, tuple[tuple[int, int, Meld | None], ...], list[_SuitPart]]]:
+) -> list[tuple[int, tuple[tuple[int, int, Meld | None], ...], list[SuitPart]]]:
     """(score, sets, suit parts) for every choice of sets, in order. With each suit's
     best runs, these hold every least-deadwood melding up to how a run of cards in
     sequence is cut (one run, shown, or several: the same cards and lay-offs)."""
@@ -475,7 +476,7 @@ def meldings(
     return result
 
 
-def _evaluate_mask(mask: int, wrap: bool) -> Evaluation:
+def evaluate_mask(mask: int, wrap: bool) -> Evaluation:
     """The best melding of the cards of ``mask`` (see evaluate for ties)."""
     s, h, d, c = mask & SUIT_BITS, mask >> 13 & SUIT_BITS, mask >> 26 & SUIT_BITS, mask >> 39
     get, rule = _SUIT_EVALUATIONS.get, wrap << 15
@@ -500,7 +501,7 @@ def _evaluate_mask(mask: int, wrap: bool) -> Evaluation:
             if score > best:
                 best, found = score, (combo, [s, h, d, c])
         assert found is not None
-        return _evaluation_of(*found)
+        return evaluation_of(*found)
     # No set can form: the suits are melded apart.
     s, h, d, c = s | rule, h | 1 << 13 | rule, d | 2 << 13 | rule, c | 3 << 13 | rule
     s = get(s) or _suit_evaluation(s)
@@ -512,9 +513,10 @@ def _evaluate_mask(mask: int, wrap: bool) -> Evaluation:
     )
 
 
-def _evaluation_of(
-    sets: tuple[tuple[int, int, Meld | None], ...], parts: list[_SuitPart]
+def evaluation_of(
+    sets: tuple[tuple[int, int, Meld | None], ...], parts: list[SuitPart]
 ) -> Evaluation:
+    """The Evaluation of one melding: its sets and each suit's part (as meldings gives)."""
     s, h, d, c = parts
     return Evaluation(
         s[0] + h[0] + d[0] + c[0] + tuple(meld[2] for meld in sets if meld[2] is not None),
@@ -539,16 +541,16 @@ def evaluate(cards: str | Iterable[str | Card], rules: Ruleset | None = None) ->
             for card in cards:
                 mask |= card._bit
         except AttributeError:  # codes, or cards made with Card(rank, suit)
-            mask = _checked_mask(cards, _ANY_HAND)
+            mask = checked_mask(cards, _ANY_HAND)
         else:
             if mask.bit_count() != len(cards) or len(cards) > MAX_CARDS:
-                mask = _checked_mask(cards, _ANY_HAND)  # raises the precise error
+                mask = checked_mask(cards, _ANY_HAND)  # raises the precise error
     else:
-        mask = _checked_mask(cards, _ANY_HAND)
+        mask = checked_mask(cards, _ANY_HAND)
     wrap = rules is not None and rules.round_the_corner
     s, h, d, c = mask & SUIT_BITS, mask >> 13 & SUIT_BITS, mask >> 26 & SUIT_BITS, mask >> 39
     if s & h & (d | c) or d & c & (s | h):
-        return _evaluate_mask(mask, wrap)
+        return evaluate_mask(mask, wrap)
     get, rule = _SUIT_EVALUATIONS.get, wrap << 15
     s, h, d, c = s | rule, h | 1 << 13 | rule, d | 2 << 13 | rule, c | 3 << 13 | rule
     s = get(s) or _suit_evaluation(s)
@@ -570,7 +572,7 @@ def best_discard(cards: str | Iterable[str | Card], rules: Ruleset | None = None
     Discards that leave the same deadwood: the higher card goes (by value, then
     rank, then spades, hearts, diamonds, clubs).
     """
-    mask = _checked_mask(cards, (11,))
+    mask = checked_mask(cards, (11,))
     wrap = rules is not None and rules.round_the_corner
     melds = candidate_melds(mask, wrap)
     packer = Packer(melds)
@@ -578,9 +580,9 @@ def best_discard(cards: str | Iterable[str | Card], rules: Ruleset | None = None
     for meld in melds:
         union |= meld[0]
     if packer.best(union) & _COUNT_MASK == 11:
-        return Discard(_evaluate_mask(mask, wrap), None, True)
+        return Discard(evaluate_mask(mask, wrap), None, True)
     discard = _discard(mask, union, packer, wrap)
-    return Discard(_evaluate_mask(mask & ~(1 << discard), wrap), DECK[discard], False)
+    return Discard(evaluate_mask(mask & ~(1 << discard), wrap), DECK[discard], False)
 
 
 def _discard(mask: int, union: int, packer: Packer, wrap: bool) -> int:

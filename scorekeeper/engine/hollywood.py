@@ -24,19 +24,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
-from .game import (
-    GameClosedError,
-    Payment,
-    PlayerError,
-    Replayable,
-    Tally,
-    final_tally,
-    next_dealer,
-    score_seated,
-    seat,
-)
+from .game import next_dealer, score_seated
 from .hand import Hand, HandScore
 from .rules import Ruleset, preset  # noqa: F401 (preset: doctests)
+from .session import Cell, Column, GameClosedError, Row, Session, Stakes, Turn
+from .tally import Payment, Tally, final_tally
 
 GAMES = 3
 
@@ -57,18 +49,20 @@ class HollywoodLine:
     boxes: tuple[dict[str, int], ...]  # running boxes per game after this hand
 
 
-class Hollywood(Replayable):
+class Hollywood(Session):
     """Two players, three games recorded at once; over when all three are closed."""
 
     kind = "hollywood"
+    what = "a Hollywood session"
+    seats = range(2, 3)
+    numbered = True
+    side_by_side = True
+    preset = "hollywood"
+    ignores = frozenset({"best_of"})
 
     def __init__(self, players: Sequence[str], rules: Ruleset, first_dealer: str | None = None):
-        self.players: tuple[str, ...] = seat(players, 2, "a Hollywood session")
-        self.rules = rules
-        first_dealer = self.players[0] if first_dealer is None else first_dealer
-        if first_dealer not in self.players:
-            raise PlayerError(first_dealer, self.players)
-        self.dealer = first_dealer
+        super().__init__(players, rules, first_dealer)
+        self._dealer = self.first_dealer
         self._points = [dict.fromkeys(self.players, 0) for _ in range(GAMES)]
         self._boxes = [dict.fromkeys(self.players, 0) for _ in range(GAMES)]
         # Whether a player has an entry in a game: points alone cannot tell, since a
@@ -76,6 +70,14 @@ class Hollywood(Replayable):
         self._entries = [dict.fromkeys(self.players, False) for _ in range(GAMES)]
         self._winners: list[str | None] = [None] * GAMES
         self.lines: list[HollywoodLine] = []
+
+    @property
+    def dealer(self) -> str:
+        return self._dealer
+
+    @property
+    def table(self) -> tuple[str, str]:
+        return (self.players[0], self.players[1])
 
     @property
     def points(self) -> tuple[dict[str, int], ...]:
@@ -107,11 +109,12 @@ class Hollywood(Replayable):
         fresh = [g for g in open_games if not self._entries[g][player]]
         return tuple(sorted(entered + fresh[:1]))
 
-    def record(self, hand: Hand) -> HollywoodLine:
+    def closed_error(self) -> GameClosedError:
+        return GameClosedError("the Hollywood session is over: all three games are closed")
+
+    def _record(self, hand: Hand) -> HollywoodLine:  # type: ignore[override]
         """Score the next hand into the open games, or raise HandError and change nothing."""
-        if self.is_over():
-            raise GameClosedError("the Hollywood session is over: all three games are closed")
-        score, winner = score_seated(hand, self.rules, self.players)
+        score, winner = score_seated(hand, self.rules, self.table)
         entered: tuple[int, ...] = ()
         if winner is not None:
             entered = self.entry_games(winner)
@@ -136,7 +139,7 @@ class Hollywood(Replayable):
             self.boxes,
         )
         self.lines.append(line)
-        self.dealer = next_dealer(self.rules, self.players, self.dealer, winner)
+        self._dealer = next_dealer(self.rules, self.table, self.dealer, winner)
         return line
 
     def games(self) -> list[Tally]:
@@ -146,15 +149,36 @@ class Hollywood(Replayable):
             for g in range(GAMES)
         ]
 
-    def settle(self, stake: Decimal) -> list[Payment]:
+    def game_columns(self) -> list[tuple[Column, ...]]:
+        return [self.opening_columns()] * GAMES
+
+    def rows(self) -> list[Row]:
+        """One table of all three games; each hand marks the games it closed."""
+        rows = []
+        before = (False,) * GAMES
+        for line in self.lines:
+            cells = tuple(
+                Cell(
+                    line.score.points if line.winner == name and g in line.entered else None,
+                    line.points[g][name],
+                )
+                for g in range(GAMES)
+                for name in self.players
+            )
+            closes = tuple(g + 1 for g, now in enumerate(line.closed) if now and not before[g])
+            rows.append(Row(line.number, 1, (line,), cells, closes=closes))
+            before = line.closed
+        return rows
+
+    def turn(self) -> Turn:
+        return Turn(len(self.lines) + 1, None, (self.dealer,))
+
+    def payments(self, stake: Decimal, own: Stakes | None = None) -> list[tuple[Payment, ...]]:
         """One payment per closed game; game 3 counts double with hollywood_game3_double."""
-        payments = []
-        for g, result in enumerate(self.games()):
-            for payment in result.settle(stake, self.rules.money_unit):
-                if g == GAMES - 1 and self.rules.hollywood_game3_double:
-                    # Doubled after rounding, so the line is exactly twice game 3's money.
-                    payment = Payment(
-                        payment.payer, payment.payee, 2 * payment.points, 2 * payment.amount
-                    )
-                payments.append(payment)
-        return payments
+        games = super().payments(stake)
+        if self.rules.hollywood_game3_double:
+            # Doubled after rounding, so the line is exactly twice game 3's money.
+            games[-1] = tuple(
+                Payment(p.payer, p.payee, 2 * p.points, 2 * p.amount) for p in games[-1]
+            )
+        return games

@@ -31,20 +31,20 @@ from typing import Literal, NamedTuple
 
 from .cards import Card, CardError
 from .evaluator import (
-    _PATTERN_VALUES,
     ACES,
     DECK,
     KINGS,
+    PATTERN_VALUES,
     VALUES,
     VALUES_ROUND_THE_CORNER,
     Evaluation,
     Meld,
     Packer,
-    _checked_mask,
-    _evaluate_mask,
-    _evaluation_of,
     candidate_melds,
     cards_of,
+    checked_mask,
+    evaluate_mask,
+    evaluation_of,
     hand_mask,
     mask_value,
     meldings,
@@ -121,8 +121,8 @@ def knock_outcome(
     """
     rules = rules if rules is not None else Ruleset()
     wrap = rules.round_the_corner
-    held = _checked_mask(knocker_cards, (10, 11))
-    defending = _checked_mask(defender_cards, (10,))
+    held = checked_mask(knocker_cards, (10, 11))
+    defending = checked_mask(defender_cards, (10,))
     if held & defending:
         card = cards_of(held & defending)[0]
         raise CardError(
@@ -145,7 +145,7 @@ def knock_outcome(
 
     # The defender: his own melds, and lay-offs on a knock (under round-the-corner on
     # a gin too, RULES.md §7).
-    own = _evaluate_mask(defending, wrap)
+    own = evaluate_mask(defending, wrap)
     before = own.deadwood
     if gin and not wrap:
         choice, d_melds, laid = options[0], own.melds, 0
@@ -204,7 +204,7 @@ def _option_of(sets: tuple[tuple[int, int, Meld | None], ...], parts: list) -> _
             melded |= mask
             if len(meld.cards) == 3:
                 fourths |= ACES << meld.cards[0].rank - 1 & ~mask
-    melds = _evaluation_of(sets, parts).melds
+    melds = evaluation_of(sets, parts).melds
     return _Option(melds, -1, melded, runs, fourths)
 
 
@@ -252,7 +252,7 @@ def _knocker_options(held: int, rules: Ruleset) -> tuple[list[_Option], int, boo
     if rules.big_gin_bonus is not None:
         full = [packing for packing in packings if packing[0] & _COUNT_MASK == 11]
         if full:
-            full = _first(full, _evaluate_mask(held, wrap).melds)
+            full = _first(full, evaluate_mask(held, wrap).melds)
             return [_option(melds) for _, melds in full], 0, True
     values = VALUES_ROUND_THE_CORNER if wrap else VALUES
     ways: list[tuple[tuple[int, ...], int, Melds, int]] = []
@@ -278,7 +278,7 @@ def _knocker_options(held: int, rules: Ruleset) -> tuple[list[_Option], int, boo
     options: list[_Option] = []
     for bit in dict.fromkeys(way[3] for way in ways):
         tied = [(0, packed) for _, _, packed, discard in ways if discard == bit]
-        kept = _evaluate_mask(held & ~(1 << bit), wrap).melds
+        kept = evaluate_mask(held & ~(1 << bit), wrap).melds
         options += [_option(packed, bit) for _, packed in _first(tied, kept)]
     return options, least, False
 
@@ -385,7 +385,7 @@ def _knocker_choice(
         for meld in melds:
             melded |= meld[0]
         free_of.append((defending & ~melded, score & _COUNT_MASK))
-    table = _PATTERN_VALUES[wrap]
+    table = PATTERN_VALUES[wrap]
     best: tuple[int, _Option, int, int] | None = None
     for option in options:
         runs, fourths = option.runs, option.fourths

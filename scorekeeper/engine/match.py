@@ -18,11 +18,12 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
-from decimal import Decimal
 
-from .game import Game, GameClosedError, Line, Payment, PlayerError, Replayable, Tally, seat
+from .game import Game, Line, player_row
 from .hand import Hand
 from .rules import Ruleset, preset  # noqa: F401 (preset: doctests)
+from .session import Column, GameClosedError, Row, Session, Standing, Turn
+from .tally import Payment, Tally
 
 
 class MatchOverError(GameClosedError):
@@ -32,18 +33,18 @@ class MatchOverError(GameClosedError):
         super().__init__(message, code="match_over")
 
 
-class Match(Replayable):
+class Match(Session):
     """Two players, a series of games until one has won a majority of ``best_of``."""
 
     kind = "match"
+    what = "a match"
+    seats = range(2, 3)
+    numbered = True
+    ignores = frozenset({"hollywood_game3_double"})
 
     def __init__(self, players: Sequence[str], rules: Ruleset, first_dealer: str | None = None):
-        self.players: tuple[str, ...] = seat(players, 2, "a match")
-        self.rules = rules
-        first_dealer = self.players[0] if first_dealer is None else first_dealer
-        if first_dealer not in self.players:
-            raise PlayerError(first_dealer, self.players)
-        self._games = [Game(self.players, rules, first_dealer)]
+        super().__init__(players, rules, first_dealer)
+        self._games = [Game(self.players, rules, self.first_dealer)]
         self.lines: list[Line] = []
 
     @property
@@ -80,13 +81,15 @@ class Match(Replayable):
     def is_over(self) -> bool:
         return self.winner is not None
 
-    def record(self, hand: Hand) -> Line:
+    def closed_error(self) -> GameClosedError:
+        assert self.winner is not None
+        return MatchOverError(
+            f"the match is over: {self.winner} won {self.games_won()[self.winner]} "
+            f"of {self.rules.best_of} games"
+        )
+
+    def _record(self, hand: Hand) -> Line:  # type: ignore[override]
         """Score the next hand, in a new game if the last one closed; or raise HandError."""
-        if self.winner is not None:
-            raise MatchOverError(
-                f"the match is over: {self.winner} won {self.games_won()[self.winner]} "
-                f"of {self.rules.best_of} games"
-            )
         game = self._games[-1]
         if game.is_over():
             game = Game(self.players, self.rules, game.dealer)
@@ -101,6 +104,25 @@ class Match(Replayable):
     def games(self) -> list[Tally]:
         return [game.tally() for game in self._games]
 
-    def settle(self, stake: Decimal) -> list[Payment]:
-        """Each closed game settles on its own: one payment per game with a net."""
-        return [payment for game in self._games for payment in game.settle(stake)]
+    def game_columns(self) -> list[tuple[Column, ...]]:
+        return [self.opening_columns()] * len(self._games)
+
+    def rows(self) -> list[Row]:
+        return [player_row(line, self.players, line.game) for line in self.lines]
+
+    def turn(self) -> Turn:
+        """The next hand; it starts the next game once the last one has closed."""
+        number = len(self._games) + (1 if self.current.is_over() else 0)
+        return Turn(len(self.lines) + 1, number, (self.dealer,))
+
+    def standing(self) -> Standing:
+        return Standing(self.rules.best_of, self.games_won(), self.winner)
+
+    def tally_extras(self, payments: Sequence[Payment]) -> dict[str, object]:
+        return {
+            "match": {
+                "best_of": self.rules.best_of,
+                "games_won": self.games_won(),
+                "winner": self.winner,
+            }
+        }

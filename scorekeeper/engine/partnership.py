@@ -19,19 +19,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
-from .game import (
-    GameClosedError,
-    Payment,
-    PlayerError,
-    Replayable,
-    Tally,
-    final_tally,
-    next_dealer,
-    score_seated,
-    seat,
-)
+from .game import next_dealer, score_seated
 from .hand import Hand, HandError, HandScore
 from .rules import Ruleset, preset  # noqa: F401 (preset: doctests)
+from .session import Column, Row, Session, Side, Stakes, Turn, cells
+from .tally import Payment, Tally, final_tally
 
 TABLES = 2
 
@@ -77,25 +69,26 @@ class RoundLine:
     boxes: dict[str, int]
 
 
-class Partnership(Replayable):
+class Partnership(Session):
     """Four players in two teams, rounds recorded until a team reaches the target."""
 
     kind = "partnership"
+    what = "a partnership"
+    seats = range(4, 5)
+    entry = Round
+    hands_per_entry = TABLES
+    preset = "partnership"
 
     def __init__(self, players: Sequence[str], rules: Ruleset, first_dealer: str | None = None):
-        self.players: tuple[str, ...] = seat(players, 4, "a partnership")
+        super().__init__(players, rules, first_dealer)
         p = self.players
         self.teams: tuple[tuple[str, str], tuple[str, str]] = ((p[0], p[2]), (p[1], p[3]))
         self.team_names: tuple[str, str] = (team_name(*self.teams[0]), team_name(*self.teams[1]))
-        if self.team_names[0] == self.team_names[1]:
-            raise ValueError(f"both teams would be called {self.team_names[0]!r}: rename a player")
+        if clash := self.name_clash(p):
+            raise ValueError(f"both teams would be called {clash!r}: rename a player")
         self.tables: tuple[tuple[str, str], tuple[str, str]] = ((p[0], p[1]), (p[2], p[3]))
-        self.rules = rules
-        first_dealer = p[0] if first_dealer is None else first_dealer
-        if first_dealer not in p:
-            raise PlayerError(first_dealer, p)
         # The other table starts with the player in the same team position.
-        position = p.index(first_dealer) % 2
+        position = p.index(self.first_dealer) % 2
         self._dealers = [p[position], p[position + 2]]
         self.points = dict.fromkeys(self.team_names, 0)
         self.boxes = dict.fromkeys(self.team_names, 0)
@@ -113,15 +106,22 @@ class Partnership(Replayable):
     def is_over(self) -> bool:
         return self.winner is not None
 
-    def record(self, entry: Round) -> RoundLine:
+    @classmethod
+    def name_clash(cls, players: Sequence[str]) -> str | None:
+        """The name both teams would share: players named like "A & B" make it possible."""
+        first, second = team_name(players[0], players[2]), team_name(players[1], players[3])
+        return first if first == second else None
+
+    def reached(self) -> tuple[str, int]:
+        assert self.winner is not None
+        return self.winner, self.points[self.winner]
+
+    @property
+    def heading(self) -> tuple[str, ...]:
+        return self.team_names
+
+    def _record(self, entry: Round) -> RoundLine:  # type: ignore[override]
         """Score the next round, or raise HandError (naming its table) and change nothing."""
-        if self.winner is not None:
-            raise GameClosedError(
-                f"the game is over: {self.winner} reached "
-                f"{self.points[self.winner]} of {self.rules.target}"
-            )
-        if not isinstance(entry, Round):
-            raise HandError("round_expected", "a partnership records rounds: one hand per table")
         tables = []
         for number, (hand, seated) in enumerate(zip(entry.tables, self.tables, strict=True)):
             try:
@@ -167,7 +167,27 @@ class Partnership(Replayable):
     def games(self) -> list[Tally]:
         return [self.tally()]
 
-    def settle(self, stake: Decimal) -> list[Payment]:
+    def game_columns(self) -> list[tuple[Column, ...]]:
+        teams = zip(self.team_names, self.teams, strict=True)
+        return [tuple(Column(name, name, members, Side.PARTNERS) for name, members in teams)]
+
+    def rows(self) -> list[Row]:
+        return [
+            Row(
+                line.number,
+                1,
+                line.tables,
+                cells(
+                    line.points, line.winner, line.gained.get(line.winner or "", 0), self.team_names
+                ),
+            )
+            for line in self.lines
+        ]
+
+    def turn(self) -> Turn:
+        return Turn(len(self.lines) + 1, None, self.dealer)
+
+    def payments(self, stake: Decimal, own: Stakes | None = None) -> list[tuple[Payment, ...]]:
         """Each player settles the full team net with his opposite number (§10.12)."""
         payments = []
         for team_payment in self.tally().settle(stake, self.rules.money_unit):
@@ -175,4 +195,7 @@ class Partnership(Replayable):
             for table in self.tables:
                 payer, payee = table[paying], table[1 - paying]
                 payments.append(Payment(payer, payee, team_payment.points, team_payment.amount))
-        return payments
+        return [tuple(payments)]
+
+    def tally_extras(self, payments: Sequence[Payment]) -> dict[str, object]:
+        return {"teams": [list(team) for team in self.teams]}

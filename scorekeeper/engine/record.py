@@ -31,20 +31,16 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from .cards import Card, CardError, parse_cards
-from .chouette import Chouette
-from .game import Payment, Tally
 from .hand import Hand, HandError, HandKind
 from .knock import knock_outcome
-from .match import Match
-from .partnership import Partnership, Round
-from .roles import count_words
+from .partnership import Round
 from .rules import RulesError, Ruleset
-from .sessions import KINDS, SESSION_KINDS, Session, seats, session_class
-from .settlement import settle_up
-from .three_player import ThreePlayer, shut_out
+from .session import Session, count_words
+from .sessions import KINDS, session_class
+from .settlement import balances
+from .tally import Payment, Tally
 
 FORMAT = "scorekeeper/1"
-SUPPORTED_KINDS = tuple(kind for kind in KINDS if kind in SESSION_KINDS)
 
 
 class RecordError(ValueError):
@@ -88,14 +84,12 @@ def parse_record(data: Any) -> Record:
     if fmt != FORMAT:
         errors.append(f"unknown format {fmt!r}: expected {FORMAT!r}")
     kind = data.get("kind", "two_player")
-    count = None  # how many players the kind seats; unknown while the kind is not supported
+    count = None  # how many players the kind seats; unknown for an unknown kind
     if not isinstance(kind, str) or kind not in KINDS:
         errors.append(f"unknown kind {kind!r}: choose one of {', '.join(KINDS)}")
         kind = "two_player"  # read the rest as far as it goes
-    elif kind not in SUPPORTED_KINDS:
-        errors.append(f"kind {kind!r} is not supported yet")
     else:
-        count = seats(kind)
+        count = session_class(kind).seats
     raw_rules = data.get("rules", {})
     rules_stake = "0"
     if isinstance(raw_rules, dict):  # a stake among the rules counts when the record has none
@@ -128,7 +122,7 @@ def parse_record(data: Any) -> Record:
     if not isinstance(raw_hands, list):
         errors.append("hands: a list of hands is expected")
         raw_hands = []
-    read = parse_round if kind == Partnership.kind else parse_hand
+    read = parse_round if session_class(kind).entry is Round else parse_hand
     hands: list[Hand | Round] = []
     for number, raw in enumerate(raw_hands, start=1):
         try:
@@ -284,7 +278,7 @@ def _stakes(value: Any, kind: str, players: list[str], errors: list[str]) -> dic
     """A chouette's stakes per player: ``{"Y": "0.10", ...}``; absent means none."""
     if value is None:
         return {}
-    if kind != Chouette.kind:
+    if not session_class(kind).own_stakes:
         errors.append("stakes: a stake per player is for a chouette; give one stake")
         return {}
     if not isinstance(value, dict):
@@ -320,57 +314,21 @@ def replay(record: Record) -> Session:
     return session
 
 
-session_of = replay
-
-
 def tally(record: Record) -> dict[str, Any]:
-    """The tally of FORMAT.md for a record of any supported kind."""
+    """The tally of FORMAT.md for a record of any kind."""
     session = replay(record)
-    if isinstance(session, Chouette):  # a member missing from the stakes plays at the stake
-        payments = session.settle(record.stakes or record.stake, default=record.stake)
-    else:
-        payments = session.settle(record.stake)
+    payments = session.settle(record.stake, record.stakes)
     dealer = session.dealer
-    result: dict[str, Any] = {
-        "games": [game_json(n, game) for n, game in enumerate(session.games(), start=1)],
+    games = [
+        game_json(number, game) | session.game_extras(number)
+        for number, game in enumerate(session.games(), start=1)
+    ]
+    return {
+        "games": games,
         "settlement": [payment_json(p) for p in payments],
         "balances": balances_json(record.players, payments, record.rules.money_unit),
         "next_dealer": list(dealer) if isinstance(dealer, tuple) else dealer,
-    }
-    if isinstance(session, Match):
-        result["match"] = {
-            "best_of": record.rules.best_of,
-            "games_won": session.games_won(),
-            "winner": session.winner,
-        }
-    if isinstance(session, Partnership):
-        result["teams"] = [list(team) for team in session.teams]
-    if isinstance(session, Chouette):
-        for game, roles in zip(result["games"], session.game_roles(), strict=True):
-            game["box"], game["team"] = roles.box, list(roles.team)
-    if isinstance(session, ThreePlayer):
-        result["games"][0]["shut_out"] = list(shut_out(session.tally()))
-    if isinstance(session, Chouette | ThreePlayer):
-        result["roles"] = roles_json(session)
-        # The fewest transfers that settle the evening's money (settlement.settle_up).
-        owed = {name: Decimal(b["amount"]) for name, b in result["balances"].items()}
-        result["transfers"] = [
-            {"from": t.payer, "to": t.payee, "amount": str(t.amount)} for t in settle_up(owed)
-        ]
-    return result
-
-
-def roles_json(session: Chouette | ThreePlayer) -> dict[str, Any]:
-    """The roles of the next hand (FORMAT.md): for a chouette ``out`` lists the other
-    team members and ``team`` the whole team, captain first."""
-    roles = session.roles
-    if isinstance(session, ThreePlayer):
-        return {"box": roles.box, "captain": roles.captain, "out": roles.out[0]}
-    return {
-        "box": roles.box,
-        "captain": roles.captain,
-        "out": list(roles.out),
-        "team": list(roles.team),
+        **session.tally_extras(payments),
     }
 
 
@@ -402,20 +360,6 @@ def payment_json(payment: Payment) -> dict[str, Any]:
         "points": payment.points,
         "amount": str(payment.amount),
     }
-
-
-def balances(
-    players: tuple[str, ...], payments: list[Payment], unit: Decimal = Decimal("0.01")
-) -> dict[str, tuple[int, Decimal]]:
-    """Each player's net points and money over the payments; they sum to zero."""
-    zero = Decimal(0).quantize(unit)
-    result = {name: (0, zero) for name in players}
-    for p in payments:
-        points, amount = result[p.payer]
-        result[p.payer] = (points - p.points, amount - p.amount)
-        points, amount = result[p.payee]
-        result[p.payee] = (points + p.points, amount + p.amount)
-    return result
 
 
 def balances_json(

@@ -15,7 +15,6 @@ scorekeeper.engine.roles.NotAtTableError: 'Z' is not at the table: X (box) plays
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .game import PlayerError, score_seated
@@ -60,24 +59,3 @@ def seated(hand: Hand, rules: Ruleset, roles: Roles) -> tuple[HandScore, str | N
     if hand.knocker is not None and hand.knocker not in roles.table:
         raise NotAtTableError(hand.knocker, roles)
     return score_seated(hand, rules, roles.table)
-
-
-def seat_between(players: Sequence[str], fewest: int, most: int, what: str) -> tuple[str, ...]:
-    """The players of a session, checked: ``fewest`` to ``most`` different names."""
-    seated_ = tuple(players)
-    if not fewest <= len(seated_) <= most or len(set(seated_)) != len(seated_):
-        raise ValueError(f"{what} needs {count_words(fewest, most)} different player names")
-    return seated_
-
-
-_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight"}
-
-
-def count_words(fewest: int, most: int) -> str:
-    """How many players, in words: ``three``, ``three to eight``.
-
-    >>> count_words(3, 3), count_words(3, 8)
-    ('three', 'three to eight')
-    """
-    low, high = _WORDS.get(fewest, str(fewest)), _WORDS.get(most, str(most))
-    return low if fewest == most else f"{low} to {high}"

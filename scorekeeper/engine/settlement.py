@@ -27,7 +27,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 
-from .game import Payment
+from .tally import Payment
 
 # Up to this many players with a balance, the exact minimum is found over every
 # subset (2**12 subsets); beyond, a greedy settlement uses at most n − 1 transfers.
@@ -161,3 +161,26 @@ def points_of(payments: Iterable[Payment]) -> dict[str, int]:
         result[p.payer] = result.get(p.payer, 0) - p.points
         result[p.payee] = result.get(p.payee, 0) + p.points
     return dict(sorted(result.items()))
+
+
+def balances(
+    players: Iterable[str], payments: Iterable[Payment], unit: Decimal = Decimal("0.01")
+) -> dict[str, tuple[int, Decimal]]:
+    """Each player's net points and money over the payments, in the players' order; they
+    sum to zero."""
+    zero = Decimal(0).quantize(unit)
+    result = {name: (0, zero) for name in players}
+    for p in payments:
+        points, amount = result[p.payer]
+        result[p.payer] = (points - p.points, amount - p.amount)
+        points, amount = result[p.payee]
+        result[p.payee] = (points + p.points, amount + p.amount)
+    return result
+
+
+def transfers_json(
+    players: Iterable[str], payments: Iterable[Payment], unit: Decimal = Decimal("0.01")
+) -> list[dict[str, str]]:
+    """The fewest transfers that settle the payments' money, as a tally writes them."""
+    owed = {name: amount for name, (_, amount) in balances(players, payments, unit).items()}
+    return [{"from": t.payer, "to": t.payee, "amount": str(t.amount)} for t in settle_up(owed)]

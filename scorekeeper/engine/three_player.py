@@ -33,18 +33,12 @@ from dataclasses import dataclass
 from decimal import Decimal
 from itertools import combinations
 
-from .game import (
-    Final,
-    GameClosedError,
-    Payment,
-    Replayable,
-    Tally,
-    _shutout_extra,
-    money,
-)
-from .hand import Hand, HandError, HandScore
-from .roles import Roles, seat_between, seated
+from .hand import Hand, HandScore
+from .roles import Roles, seated
 from .rules import Ruleset, preset  # noqa: F401 (preset: doctests)
+from .session import Column, Row, Session, Stakes, Turn, cells
+from .settlement import transfers_json
+from .tally import Final, Payment, Tally, money, running_tally, shutout_extra
 
 SEATS = 3
 
@@ -83,7 +77,7 @@ def rotation_tally(
     (360, 80, True, 540)
     """
     if winner is None:
-        return Tally({p: Final(points[p], boxes[p]) for p in points}, False, None, False, 0)
+        return running_tally(points, boxes)
     finals = {
         player: Final(
             points[player],
@@ -96,7 +90,7 @@ def rotation_tally(
     shutout = any(points[p] == 0 for p in points if p != winner)
     if shutout:
         base = finals[winner]
-        extra = _shutout_extra(base, rules)
+        extra = shutout_extra(base, rules)
         finals[winner] = Final(base.points, base.boxes, base.box_bonus, base.game_bonus, extra)
     result = Tally(finals, True, winner, shutout, 0)
     net = sum(pair_points(result, winner, other) for other in points if other != winner)
@@ -123,22 +117,19 @@ def pair_points(result: Tally, player: str, other: str) -> int:
     return against(player, other) - against(other, player)
 
 
-class ThreePlayer(Replayable):
+class ThreePlayer(Session):
     """Three players in rotation, one game to the target, individual columns."""
 
     kind = "three_player"
+    what = "a three-player rotation"
+    seats = range(SEATS, SEATS + 1)
+    dealt_by_roles = True
+    # The box deals every hand, whatever the dealer rule.
+    ignores = Session.ignores | {"dealer_rule"}
+    dealer_rule_words = "the box deals every hand"
 
     def __init__(self, players: Sequence[str], rules: Ruleset, first_dealer: str | None = None):
-        self.players: tuple[str, ...] = seat_between(
-            players, SEATS, SEATS, "a three-player rotation"
-        )
-        self.rules = rules
-        box = self.players[0]
-        if first_dealer is not None and first_dealer != box:
-            raise ValueError(
-                f"in a three-player rotation the box deals every hand: "
-                f"the first dealer is {box}, not {first_dealer!r}"
-            )
+        super().__init__(players, rules, first_dealer)
         self._seats = list(self.players)  # box, captain, out
         self.points = dict.fromkeys(self.players, 0)
         self.boxes = dict.fromkeys(self.players, 0)
@@ -158,15 +149,12 @@ class ThreePlayer(Replayable):
     def is_over(self) -> bool:
         return self.winner is not None
 
-    def record(self, hand: Hand) -> ThreePlayerLine:
+    def reached(self) -> tuple[str, int]:
+        assert self.winner is not None
+        return self.winner, self.points[self.winner]
+
+    def _record(self, hand: Hand) -> ThreePlayerLine:  # type: ignore[override]
         """Score the next hand and turn the roles, or raise HandError and change nothing."""
-        if self.winner is not None:
-            raise GameClosedError(
-                f"the game is over: {self.winner} reached "
-                f"{self.points[self.winner]} of {self.rules.target}"
-            )
-        if not isinstance(hand, Hand):
-            raise HandError("hand_expected", "a three-player rotation records hands")
         roles = self.roles
         score, winner = seated(hand, self.rules, roles)
         box_won = None if winner is None else winner == roles.box
@@ -203,11 +191,39 @@ class ThreePlayer(Replayable):
     def shut_out(self) -> tuple[str, ...]:
         return shut_out(self.tally())
 
-    def settle(self, stake: Decimal) -> list[Payment]:
+    def game_columns(self) -> list[tuple[Column, ...]]:
+        return [self.opening_columns()]
+
+    def rows(self) -> list[Row]:
+        return [
+            Row(
+                line.number,
+                1,
+                (line,),
+                cells(line.points, line.winner, line.score.points, self.players),
+                roles=line.roles,
+            )
+            for line in self.lines
+        ]
+
+    def turn(self) -> Turn:
+        return Turn(len(self.lines) + 1, None, (self.dealer,), self.roles)
+
+    def game_extras(self, number: int) -> dict[str, object]:
+        return {"shut_out": list(self.shut_out())}
+
+    def tally_extras(self, payments: Sequence[Payment]) -> dict[str, object]:
+        roles = self.roles
+        return {
+            "roles": {"box": roles.box, "captain": roles.captain, "out": roles.out[0]},
+            "transfers": transfers_json(self.players, payments, self.rules.money_unit),
+        }
+
+    def payments(self, stake: Decimal, own: Stakes | None = None) -> list[tuple[Payment, ...]]:
         """Pairwise, in cut order: the lower of each pair pays the other the difference."""
         result = self.tally()
         if not result.closed:
-            return []
+            return [()]
         payments = []
         for one, two in combinations(self.players, 2):
             points = pair_points(result, one, two)
@@ -216,4 +232,4 @@ class ThreePlayer(Replayable):
             payer, payee = (two, one) if points > 0 else (one, two)
             amount = money(abs(points), stake, self.rules.money_unit)
             payments.append(Payment(payer, payee, abs(points), amount))
-        return payments
+        return [tuple(payments)]

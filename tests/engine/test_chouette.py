@@ -213,7 +213,7 @@ def test_a_third_game_rotates_on_from_the_new_box():
 
 
 def test_each_member_plays_the_box_at_his_own_stake():
-    payments = play(XYZ, EXAMPLE).settle({"Y": Decimal("0.10"), "Z": Decimal("0.05")})
+    payments = play(XYZ, EXAMPLE).settle(Decimal(0), {"Y": Decimal("0.10"), "Z": Decimal("0.05")})
     assert payments == [
         Payment("X", "Y", 235, Decimal("23.50")),
         Payment("X", "Z", 235, Decimal("11.75")),
@@ -222,7 +222,7 @@ def test_each_member_plays_the_box_at_his_own_stake():
 
 def test_a_member_without_a_stake_plays_at_the_default():
     chouette = play(FIVE, five_game_1() + five_game_2())
-    payments = chouette.settle({"R": Decimal("0.10")}, default=Decimal("0.05"))
+    payments = chouette.settle(Decimal("0.05"), {"R": Decimal("0.10")})
     assert [p.amount for p in payments] == [
         Decimal("13.75"),
         Decimal("13.75"),
@@ -246,7 +246,7 @@ def test_the_stake_of_a_player_counts_only_while_he_sits_in_the_team():
     # X boxes game 1 and joins the team in game 2, which Z (now box) wins by a
     # shutout: 118 + 20 + 100 + 100 = 338 against each of Y and X.
     chouette = play(XYZ, [*EXAMPLE, Hand.gin(98, knocker="Z")])
-    payments = chouette.settle({"X": Decimal(1), "Y": Decimal(0), "Z": Decimal(2)})
+    payments = chouette.settle(Decimal(5), {"X": Decimal(1), "Y": Decimal(0), "Z": Decimal(2)})
     assert payments == [
         Payment("X", "Y", 235, Decimal(0)),
         Payment("X", "Z", 235, Decimal(470)),
@@ -255,9 +255,9 @@ def test_the_stake_of_a_player_counts_only_while_he_sits_in_the_team():
     ]
 
 
-def test_a_member_without_a_stake_and_no_default_is_refused():
-    with pytest.raises(ValueError, match="no stake for Z"):
-        play(XYZ, EXAMPLE).settle({"Y": Decimal("0.10")})
+def test_a_member_without_a_stake_of_his_own_plays_at_the_stake():
+    payments = play(XYZ, EXAMPLE).settle(Decimal("0.05"), {"Y": Decimal("0.10")})
+    assert [p.amount for p in payments] == [Decimal("23.50"), Decimal("11.75")]
 
 
 @pytest.mark.parametrize(
@@ -271,7 +271,7 @@ def test_a_member_without_a_stake_and_no_default_is_refused():
 )
 def test_a_stake_that_cannot_be_is_refused(stakes, message):
     with pytest.raises(ValueError, match=message):
-        play(XYZ, EXAMPLE).settle(stakes, default=Decimal(1))
+        play(XYZ, EXAMPLE).settle(Decimal(1), stakes)
 
 
 # Settling: closed games only; the lower final pays, whoever reached the target.

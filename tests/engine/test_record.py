@@ -21,7 +21,6 @@ from scorekeeper.engine.record import (
     record_json,
     replay,
     round_json,
-    session_of,
     tally,
 )
 from scorekeeper.engine.rules import preset
@@ -372,11 +371,10 @@ def test_each_kinds_record_tallies_exactly_to_its_checked_tally(kind):
         ("three_player", ThreePlayer),
     ],
 )
-def test_replay_and_session_of_give_the_kinds_session(kind, session_type):
+def test_replay_gives_the_kinds_session(kind, session_type):
     name = "format_example.json" if kind == "two_player" else f"{kind}.json"
     record = loads(read(name))
     assert isinstance(replay(record), session_type)
-    assert isinstance(session_of(record), session_type)
     assert replay(record).kind == kind
 
 
