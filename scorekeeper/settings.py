@@ -74,6 +74,7 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "django.forms",  # Django's own form templates, for FORM_RENDERER to find
     "django_htmx",
     "template_partials",
     "scorekeeper.table",
@@ -112,6 +113,9 @@ TEMPLATES = [
         },
     },
 ]
+
+# Every field is drawn by templates/forms/field.html ({{ form.name.as_field_group }}).
+FORM_RENDERER = "scorekeeper.renderers.FormRenderer"
 
 DATABASES = {
     "default": dj_database_url.config(

@@ -1,11 +1,27 @@
 """Fixtures shared by every test: the fixed cast of users."""
 
+from collections.abc import Iterator
+
 import pytest
 from django.contrib.auth.models import User
-from django.test import Client
+from django.test import Client, override_settings
 from django.utils import translation
 
 PASSWORD = "correct horse battery staple"
+# Production hashes with PBKDF2 (a million rounds, ~0.3 s a password); tests create users
+# by the hundred. MD5 is worthless for real passwords and fine for a test database.
+FAST_PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(scope="session", autouse=True)
+def fast_password_hasher() -> Iterator[None]:
+    """Hash the test users' passwords with MD5 for the whole run, live server included.
+
+    override_settings swaps the settings object every thread reads and clears the cached
+    hashers, so the login page of the browser tests checks passwords with MD5 too.
+    """
+    with override_settings(PASSWORD_HASHERS=FAST_PASSWORD_HASHERS):
+        yield
 
 
 @pytest.fixture

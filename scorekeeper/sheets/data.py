@@ -22,19 +22,30 @@ out what it is given; numbers stay numbers and money stays ``Decimal``.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
-from typing import Any
 
+from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from scorekeeper import engine
-from scorekeeper.engine.chouette import TEAM
-from scorekeeper.engine.record import Record, balances, replay
-from scorekeeper.engine.settlement import Transfer, settle_up
+from scorekeeper.engine import Cell
+from scorekeeper.engine.record import Record, replay
+from scorekeeper.engine.settlement import Transfer, balances, settle_up
+from scorekeeper.vocabulary import (
+    box_note,
+    column_name,
+    foot_label,
+    game_name,
+    kind_name,
+    outcome_name,
+    preset_name,
+    rule_label,
+    rule_words,
+)
 
 # Values
 
@@ -81,14 +92,6 @@ class Seats:
     box: str
     captain: str
     out: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class Cell:
-    """One column of one row: what the hand added (None: nothing) and the running total."""
-
-    gain: int | None
-    total: int
 
 
 @dataclass(frozen=True)
@@ -182,7 +185,7 @@ class ScoreSheet:
 
 
 @dataclass(frozen=True)
-class GameResult:
+class GameSummary:
     """One game of a partie in an evening: the columns' totals and the winner."""
 
     label: str | None
@@ -193,11 +196,11 @@ class GameResult:
 
 
 @dataclass(frozen=True)
-class PartieResult:
+class PartieSummary:
     title: str
     kind_label: str
     players: tuple[str, ...]
-    games: tuple[GameResult, ...]
+    games: tuple[GameSummary, ...]
     balances: tuple[Balance, ...]  # what the partie moved, per player
 
 
@@ -205,7 +208,7 @@ class PartieResult:
 class EveningSheet:
     name: str
     played_on: date | None
-    parties: tuple[PartieResult, ...]
+    parties: tuple[PartieSummary, ...]
     balances: tuple[Balance, ...]  # each player's net over the parties, by name
     transfers: tuple[Transfer, ...]
 
@@ -236,77 +239,6 @@ class ScorePad:
 
 # Words
 
-KIND_LABELS = {
-    "two_player": gettext_lazy("Two players"),
-    "hollywood": gettext_lazy("Hollywood"),
-    "match": gettext_lazy("Match"),
-    "partnership": gettext_lazy("Partnership"),
-    "chouette": gettext_lazy("Chouette"),
-    "three_player": gettext_lazy("Three players"),
-}
-PRESET_NAMES = {
-    "classic": gettext_lazy("Classic"),
-    "modern": gettext_lazy("Modern"),
-    "oklahoma": gettext_lazy("Oklahoma"),
-    "straight": gettext_lazy("Straight gin"),
-    "round_the_corner": gettext_lazy("Round the corner"),
-    "hollywood": gettext_lazy("Hollywood"),
-    "partnership": gettext_lazy("Partnership"),
-}
-RESULTS = {
-    engine.Outcome.KNOCK: gettext_lazy("Knock"),
-    engine.Outcome.UNDERCUT: gettext_lazy("Undercut"),
-    engine.Outcome.GIN: gettext_lazy("Gin"),
-    engine.Outcome.BIG_GIN: gettext_lazy("Big gin"),
-    engine.Outcome.NO_GAME: gettext_lazy("No game"),
-    engine.Outcome.VOID: gettext_lazy("Void"),
-}
-# The same labels as the rules form, so one translation serves both.
-RULE_LABELS = {
-    "knock_limit": gettext_lazy("Knock limit"),
-    "undercut_bonus": gettext_lazy("Undercut bonus"),
-    "tie_is_undercut": gettext_lazy("Tie is undercut"),
-    "gin_bonus": gettext_lazy("Gin bonus"),
-    "big_gin_bonus": gettext_lazy("Big gin bonus"),
-    "box_bonus": gettext_lazy("Box bonus"),
-    "game_bonus": gettext_lazy("Game bonus"),
-    "target": gettext_lazy("Target"),
-    "shutout": gettext_lazy("Shutout"),
-    "shutout_bonus": gettext_lazy("Shutout bonus"),
-    "dealer_rule": gettext_lazy("Next dealer"),
-    "spade_double": gettext_lazy("Spade doubling"),
-    "oklahoma_ace": gettext_lazy("Ace upcard"),
-    "extra_boxes_gin": gettext_lazy("Extra boxes for gin"),
-    "extra_boxes_undercut": gettext_lazy("Extra boxes for undercut"),
-    "round_the_corner": gettext_lazy("Round the corner"),
-    "hollywood_game3_double": gettext_lazy("Hollywood: game 3 double"),
-    "best_of": gettext_lazy("Best of"),
-    "money_unit": gettext_lazy("Money unit"),
-}
-CHOICE_WORDS = {
-    "shutout": {
-        "bonus": gettext_lazy("bonus"),
-        "double_total": gettext_lazy("double the total"),
-        "double_hands": gettext_lazy("double the hand points"),
-        "none": gettext_lazy("none"),
-    },
-    "dealer_rule": {
-        "loser": gettext_lazy("the loser"),
-        "winner": gettext_lazy("the winner"),
-        "alternate": gettext_lazy("alternate"),
-    },
-    "spade_double": {
-        "off": gettext_lazy("off"),
-        "points": gettext_lazy("points"),
-        "points_and_boxes": gettext_lazy("points and boxes"),
-    },
-    "oklahoma_ace": {"gin_only": gettext_lazy("gin only"), "one": gettext_lazy("knock with 1")},
-}
-
-
-def kind_label(kind: str) -> str:
-    return str(KIND_LABELS.get(kind, kind))
-
 
 def rules_text(rules: engine.Ruleset, kind: str = "two_player") -> RulesText:
     """The preset's name and, in words, every rule that matters for the kind, plus every
@@ -319,161 +251,58 @@ def rules_text(rules: engine.Ruleset, kind: str = "two_player") -> RulesText:
     """
     changed = rules.changes_from_preset()
     values = rules.to_dict()
+    session = engine.session_class(kind)
     lines = tuple(
-        RuleLine(str(RULE_LABELS[name]), _rule_words(name, values[name]), name in changed)
+        RuleLine(rule_label(name), rule_words(name, values[name]), name in changed)
         for name in engine.PARAMETERS
-        if name in changed or _matters(name, rules, kind)
+        if name in changed or (session.plays_rule(name) and _matters(name, rules))
     )
-    return RulesText(str(PRESET_NAMES.get(rules.preset, rules.preset)), lines)
+    return RulesText(preset_name(rules.preset), lines)
 
 
-def _matters(name: str, rules: engine.Ruleset, kind: str) -> bool:
-    """Whether a rule is worth printing for this kind, even at its preset's value."""
+def _matters(name: str, rules: engine.Ruleset) -> bool:
+    """Whether a rule is worth printing even at its preset's value."""
     return {
         "tie_is_undercut": not rules.tie_is_undercut,
         "shutout_bonus": rules.shutout == engine.Shutout.BONUS,
-        "dealer_rule": kind != "three_player",  # there the box deals every hand
         "spade_double": rules.is_oklahoma,
         "oklahoma_ace": rules.is_oklahoma,
         "extra_boxes_gin": rules.extra_boxes_gin > 0,
         "extra_boxes_undercut": rules.extra_boxes_undercut > 0,
         "round_the_corner": rules.round_the_corner,
-        "hollywood_game3_double": kind == "hollywood",
-        "best_of": kind == "match",
         "money_unit": False,
     }.get(name, True)
 
 
-def _rule_words(name: str, value: Any) -> str:
-    if name in CHOICE_WORDS:
-        return str(CHOICE_WORDS[name][value])
-    if value == engine.UPCARD:
-        return _("the upcard")
-    if value is None:
-        return _("off")
-    if isinstance(value, bool):
-        return _("yes") if value else _("no")
-    return str(value)
-
-
 # Score sheets
-
-
-@dataclass(frozen=True)
-class _Column:
-    key: str  # the engine's key in the game's tally
-    label: str
-    members: tuple[str, ...]  # the players who settle as this column
-
-
-@dataclass(frozen=True)
-class _Game:
-    """One game of a session as the sheet sees it: its columns, result and payments."""
-
-    label: str | None
-    columns: tuple[_Column, ...]
-    tally: engine.Tally
-    payments: tuple[engine.Payment, ...]
-
-    def group(self, labelled: bool = True) -> Group:
-        """The game's columns on the sheet; a game with a table of its own (a match's, a
-        chouette's) has its label above the table, not above its columns."""
-        labels = {column.key: column.label for column in self.columns}
-        return Group(
-            self.label if labelled else None,
-            tuple(labels.values()),
-            self.tally.closed,
-            labels.get(self.tally.winner) if self.tally.winner is not None else None,
-            self.tally.net,
-            self.tally.shutout,
-        )
-
-    def result(self) -> GameResult:
-        return GameResult(
-            self.label,
-            tuple((c.label, self.tally.players[c.key].total) for c in self.columns),
-            self.tally.closed,
-            self.group().winner,
-            self.tally.net,
-        )
-
-
-@dataclass(frozen=True)
-class _Replay:
-    record: Record
-    session: Any
-    payments: tuple[engine.Payment, ...]
-    games: tuple[_Game, ...]
-
-
-def _replay(record: Record) -> _Replay:
-    """Replay a record (RecordError for a bad one) and pair each game with its payments."""
-    session = replay(record)
-    if record.kind == "chouette":  # a member missing from the stakes plays at the stake
-        payments = session.settle(record.stakes or record.stake, default=record.stake)
-    else:
-        payments = session.settle(record.stake)
-    tallies = session.games()
-    columns = _columns(record.kind, session)
-    labels = _game_labels(record.kind, len(tallies))
-    paid = iter(payments)
-    games = []
-    for number, (tally, cols) in enumerate(zip(tallies, columns, strict=True)):
-        count = _payment_count(session, number, tally, len(tallies), len(payments))
-        games.append(_Game(labels[number], cols, tally, tuple(next(paid) for _ in range(count))))
-    if next(paid, None) is not None:  # every payment belongs to exactly one game
-        raise AssertionError("payments left over after pairing them with the games")
-    return _Replay(record, session, tuple(payments), tuple(games))
-
-
-def _payment_count(session: Any, number: int, tally: engine.Tally, games: int, total: int) -> int:
-    """How many of the session's payments, in order, settle game ``number``."""
-    if games == 1:
-        return total
-    if not tally.closed or tally.net == 0:
-        return 0
-    if session.kind == "chouette":  # the box settles with each member of that game's team
-        return len(session.game_roles()[number].team)
-    return 1  # Hollywood and match: one payment per closed game
-
-
-def _game_labels(kind: str, count: int) -> list[str | None]:
-    if kind in ("hollywood", "match", "chouette"):
-        return [_("Game %(number)s") % {"number": n} for n in range(1, count + 1)]
-    return [None] * count
-
-
-def _columns(kind: str, session: Any) -> list[tuple[_Column, ...]]:
-    """Each game's columns: the tally key, the label and who settles as the column."""
-    players = session.players
-    if kind == "partnership":
-        teams = zip(session.team_names, session.teams, strict=True)
-        return [tuple(_Column(name, name, members) for name, members in teams)]
-    if kind == "chouette":
-        return [
-            (
-                _Column(roles.box, roles.box, (roles.box,)),
-                _Column(TEAM, _("Team"), tuple(roles.team)),
-            )
-            for roles in session.game_roles()
-        ]
-    single = tuple(_Column(name, name, (name,)) for name in players)
-    return [single] * len(session.games())
 
 
 def score_sheet(
     record: Record, *, title: str | None = None, played_on: date | None = None
 ) -> ScoreSheet:
     """The score sheet of a game record of any kind; RecordError for a bad record."""
-    played = _replay(record)
-    session = played.session
-    build = _PARTS[record.kind]
-    parts = build(played)
-    owed = balances(record.players, list(played.payments), record.rules.money_unit)
+    session = replay(record)
+    parts = session.parts(record.stake, record.stakes)
+    return sheet_of(record, session, parts, title=title, played_on=played_on)
+
+
+def sheet_of(
+    record: Record,
+    session: engine.Session,
+    parts: Sequence[engine.Part],
+    *,
+    title: str | None = None,
+    played_on: date | None = None,
+) -> ScoreSheet:
+    """The sheet in words, from the engine's description of the replayed session."""
+    games = [game for part in parts for game in part.games]
+    payments = [payment for game in games for payment in game.payments]
+    owed = balances(record.players, payments, record.rules.money_unit)
+    for_money = bool(record.stake) or any(record.stakes.values())
     return ScoreSheet(
-        title=title if title is not None else _default_title(session),
+        title=title if title is not None else " – ".join(session.heading),
         kind=record.kind,
-        kind_label=kind_label(record.kind),
+        kind_label=kind_name(record.kind),
         played_on=played_on,
         players=record.players,
         rules=rules_text(record.rules, record.kind),
@@ -482,31 +311,80 @@ def score_sheet(
             (name, record.stakes[name]) for name in record.players if name in record.stakes
         ),
         upcards=record.rules.is_oklahoma,
-        parts=parts,
+        parts=tuple(sheet_part(part, record.rules, for_money) for part in parts),
         payments=tuple(
-            PaymentLine(game.label, p.payer, p.payee, p.points, p.amount)
-            for game in played.games
+            PaymentLine(_game_label(session, game), p.payer, p.payee, p.points, p.amount)
+            for game in games
             for p in game.payments
         ),
         balances=tuple(Balance(name, *owed[name]) for name in record.players),
         transfers=tuple(settle_up({name: amount for name, (_, amount) in owed.items()})),
-        notes=_notes(played),
+        notes=_notes(session, games),
     )
 
 
-def _default_title(session: Any) -> str:
-    names = session.team_names if session.kind == "partnership" else session.players
-    return " – ".join(names)
+def _game_label(session: engine.Session, game: engine.GameSheet) -> str | None:
+    return game_name(game.number) if session.numbered else None
 
 
-def _play(line: Any) -> Play:
+def sheet_part(part: engine.Part, rules: engine.Ruleset, for_money: bool) -> Part:
+    """One table of the sheet in words: its title, note, column groups, rows and ending."""
+    title = game_name(part.games[0].number) if part.titled else None
+    return Part(
+        title,
+        part_note(part),
+        tuple(_group(game, part.labelled) for game in part.games),
+        tuple(
+            Row(
+                row.number,
+                tuple(_play(play) for play in row.plays),
+                row.cells,
+                seats=_seats(row.roles) if row.roles else None,
+                closes=row.closes,
+            )
+            for row in part.rows
+        ),
+        tuple(
+            EndLine(
+                foot_label(line.item, rules),
+                line.values,
+                strong=line.item == engine.Foot.TOTAL,
+                signed=line.item in (engine.Foot.NET, engine.Foot.MONEY),
+            )
+            for line in engine.foot_lines(part.games, for_money, rules.money_unit)
+        ),
+    )
+
+
+def part_note(part: engine.Part) -> str | None:
+    """A chouette game's line: its box against its team."""
+    sides = {column.side: column for column in part.columns}
+    if engine.Side.BOX not in sides:
+        return None
+    return box_note(sides[engine.Side.BOX].name, sides[engine.Side.TEAM].members)
+
+
+def _group(game: engine.GameSheet, labelled: bool) -> Group:
+    tally = game.tally
+    winner = next((c for c in game.columns if c.key == tally.winner), None)
+    return Group(
+        game_name(game.number) if labelled else None,
+        tuple(column_name(column) for column in game.columns),
+        tally.closed,
+        column_name(winner) if winner else None,
+        tally.net,
+        tally.shutout,
+    )
+
+
+def _play(line: engine.Play) -> Play:
     """A hand line of any kind (a partnership's table line too) as the sheet shows it."""
     hand, score = line.hand, line.score
     scored = hand.kind != engine.HandKind.NO_GAME
     return Play(
         dealer=line.dealer,
         knocker=line.knocker,
-        result=str(RESULTS[score.outcome]),
+        result=outcome_name(score.outcome),
         knocker_deadwood=hand.knocker_deadwood if scored else None,
         defender_deadwood=hand.defender_deadwood if scored else None,
         points=score.points,
@@ -521,207 +399,22 @@ def card_text(card: engine.Card) -> str:
     return "10" + text[1:] if text.startswith("T") else text
 
 
-def _cells(line: Any, keys: Sequence[str]) -> tuple[Cell, ...]:
-    """(gain, running total) per column; a chouette's team column wins with its captain."""
-    winner = line.winner
-    if winner is not None and getattr(line, "box_won", None) is False and TEAM in line.points:
-        winner = TEAM
-    return tuple(
-        Cell(line.score.points if winner == key else None, line.points[key]) for key in keys
-    )
+def _seats(roles: engine.Roles) -> Seats:
+    return Seats(roles.box, roles.captain, tuple(roles.out))
 
 
-def _seats(line: Any) -> Seats:
-    return Seats(line.roles.box, line.roles.captain, tuple(line.roles.out))
-
-
-def _part(
-    played: _Replay,
-    games: Sequence[_Game],
-    rows: Iterable[Row],
-    title: str | None = None,
-    note: str | None = None,
-) -> Part:
-    return Part(
-        title,
-        note,
-        tuple(game.group(labelled=title is None) for game in games),
-        tuple(rows),
-        _ending(games, played.record),
-    )
-
-
-def _single_parts(played: _Replay) -> tuple[Part, ...]:
-    """Two players, three-player rotation: one game, a column per player."""
-    (game,) = played.games
-    keys = [column.key for column in game.columns]
-    rotation = played.record.kind == "three_player"
-    rows = (
-        Row(
-            line.number,
-            (_play(line),),
-            _cells(line, keys),
-            seats=_seats(line) if rotation else None,
-        )
-        for line in played.session.lines
-    )
-    return (_part(played, [game], rows),)
-
-
-def _hollywood_parts(played: _Replay) -> tuple[Part, ...]:
-    """Three games side by side; each hand marks the games it closed."""
-    players = played.session.players
-    rows = []
-    before = (False,) * len(played.games)
-    for line in played.session.lines:
-        cells = tuple(
-            Cell(
-                line.score.points if line.winner == name and g in line.entered else None,
-                line.points[g][name],
-            )
-            for g in range(len(played.games))
-            for name in players
-        )
-        closes = tuple(g + 1 for g, now in enumerate(line.closed) if now and not before[g])
-        rows.append(Row(line.number, (_play(line),), cells, closes=closes))
-        before = line.closed
-    return (_part(played, played.games, rows),)
-
-
-def _partnership_parts(played: _Replay) -> tuple[Part, ...]:
-    """Two team columns; each round shows both tables."""
-    (game,) = played.games
-    keys = [column.key for column in game.columns]
-    rows = (
-        Row(
-            line.number,
-            tuple(_play(table) for table in line.tables),
-            tuple(Cell(line.gained.get(key) or None, line.points[key]) for key in keys),
-        )
-        for line in played.session.lines
-    )
-    return (_part(played, [game], rows),)
-
-
-def _game_by_game_parts(played: _Replay) -> tuple[Part, ...]:
-    """Match and chouette: the games in sequence, each a table of its own."""
-    chouette = played.record.kind == "chouette"
-    parts = []
-    for number, game in enumerate(played.games, start=1):
-        keys = [column.key for column in game.columns]
-        lines = [line for line in played.session.lines if line.game == number]
-        rows = (
-            Row(
-                line.number,
-                (_play(line),),
-                _cells(line, keys),
-                seats=_seats(line) if chouette else None,
-            )
-            for line in lines
-        )
-        note = None
-        if chouette:
-            box, team = game.columns
-            note = _("%(box)s in the box against %(team)s") % {
-                "box": box.label,
-                "team": ", ".join(team.members),
-            }
-        parts.append(_part(played, [game], rows, title=game.label, note=note))
-    return tuple(parts)
-
-
-_PARTS: dict[str, Callable[[_Replay], tuple[Part, ...]]] = {
-    "two_player": _single_parts,
-    "three_player": _single_parts,
-    "hollywood": _hollywood_parts,
-    "partnership": _partnership_parts,
-    "match": _game_by_game_parts,
-    "chouette": _game_by_game_parts,
-}
-
-
-def _ending(games: Sequence[_Game], record: Record) -> tuple[EndLine, ...]:
-    """The lines under the hands: points and boxes, then for closed games each end bonus
-    on its own line, the total, the net and the money; a running game shows its points."""
-    cells = [(game, column) for game in games for column in game.columns]
-    closed = any(game.tally.closed for game in games)
-
-    def line(
-        label: str,
-        value: Callable[[_Game, _Column], Any],
-        *,
-        ended: bool = True,
-        strong: bool = False,
-        signed: bool = False,
-    ) -> EndLine:
-        values = tuple(
-            value(game, column) if game.tally.closed or not ended else None
-            for game, column in cells
-        )
-        return EndLine(label, values, strong, signed)
-
-    def final(attribute: str) -> Callable[[_Game, _Column], int]:
-        return lambda game, column: getattr(game.tally.players[column.key], attribute)
-
-    lines = [
-        line(_("Points"), final("points"), ended=False),
-        line(_("Boxes"), final("boxes"), ended=False),
-    ]
-    if closed:
-        bonus = {"bonus": record.rules.box_bonus}
-        lines += [
-            line(_("Box bonus (%(bonus)s each)") % bonus, final("box_bonus")),
-            line(_("Game bonus"), final("game_bonus")),
-        ]
-        if any(game.tally.shutout for game in games):
-            lines.append(line(_("Shutout"), final("shutout_bonus")))
-    lines.append(line(_("Total"), final("total"), ended=False, strong=True))
-    if closed:
-        zero = Decimal(0).quantize(record.rules.money_unit)
-        lines.append(
-            line(_("Net"), lambda g, c: _settled(g.payments, c.members, "points", 0), signed=True)
-        )
-        if record.stake or any(record.stakes.values()):
-            lines.append(
-                line(
-                    _("Money"),
-                    lambda g, c: _settled(g.payments, c.members, "amount", zero),
-                    signed=True,
-                )
-            )
-    return tuple(lines)
-
-
-def _settled(
-    payments: Iterable[engine.Payment], members: Sequence[str], what: str, zero: Any
-) -> Any:
-    """What each member of a column won (negative: paid) in a game's payments; None when
-    they differ (a chouette team whose members play at their own stakes)."""
-    sums = set()
-    for member in members:
-        total = zero
-        for p in payments:
-            if member == p.payee:
-                total += getattr(p, what)
-            elif member == p.payer:
-                total -= getattr(p, what)
-        sums.add(total)
-    return sums.pop() if len(sums) == 1 else None
-
-
-def _notes(played: _Replay) -> tuple[str, ...]:
+def _notes(session: engine.Session, games: Sequence[engine.GameSheet]) -> tuple[str, ...]:
     notes = []
-    session = played.session
-    if played.record.kind == "match":
-        won = session.games_won()
-        standing = ", ".join(f"{name} {count}" for name, count in won.items())
+    standing = session.standing()
+    if standing is not None:
+        score = ", ".join(f"{name} {count}" for name, count in standing.games_won.items())
         notes.append(
             _("Best of %(best_of)s: %(standing)s.")
-            % {"best_of": played.record.rules.best_of, "standing": standing}
+            % {"best_of": standing.best_of, "standing": score}
         )
-        if session.winner is not None:
-            notes.append(_("%(winner)s wins the match.") % {"winner": session.winner})
-    if any(not game.tally.closed for game in played.games):
+        if standing.winner is not None:
+            notes.append(_("%(winner)s wins the match.") % {"winner": standing.winner})
+    if any(not game.tally.closed for game in games):
         notes.append(_("A game still running has no end bonuses yet."))
     return tuple(notes)
 
@@ -742,17 +435,19 @@ def evening_sheet(
     points: dict[str, int] = {}
     money: dict[str, Decimal] = {}
     for title, record in parties:
-        played = _replay(record)
-        owed = balances(record.players, list(played.payments), record.rules.money_unit)
+        session = replay(record)
+        games = session.game_sheets(record.stake, record.stakes)
+        payments = [payment for game in games for payment in game.payments]
+        owed = balances(record.players, payments, record.rules.money_unit)
         for player, (won, amount) in owed.items():
             points[player] = points.get(player, 0) + won
             money[player] = money.get(player, Decimal(0)) + amount
         results.append(
-            PartieResult(
+            PartieSummary(
                 title,
-                kind_label(record.kind),
+                kind_name(record.kind),
                 record.players,
-                tuple(game.result() for game in played.games),
+                tuple(_summary(session, game) for game in games),
                 tuple(Balance(player, *owed[player]) for player in record.players),
             )
         )
@@ -765,12 +460,44 @@ def evening_sheet(
     )
 
 
+def _summary(session: engine.Session, game: engine.GameSheet) -> GameSummary:
+    group = _group(game, labelled=False)
+    return GameSummary(
+        _game_label(session, game),
+        tuple(
+            (label, game.tally.players[column.key].total)
+            for label, column in zip(group.columns, game.columns, strict=True)
+        ),
+        game.tally.closed,
+        group.winner,
+        game.tally.net,
+    )
+
+
 # Score pads
 
-PAD_KINDS = ("two_player", "hollywood", "chouette")
+
+@dataclass(frozen=True)
+class _PadLayout:
+    """A kind's blank pad: games a page, what each hand line starts with, the games side
+    by side and each one's column heads (empty: a name to write in)."""
+
+    games_per_page: int
+    hand_column: Promise
+    games: int
+    columns: tuple[Promise | str, ...]
+
+
+PAD_LAYOUTS = {
+    "two_player": _PadLayout(2, gettext_lazy("Dealer"), 1, ("", "")),
+    "hollywood": _PadLayout(1, gettext_lazy("Dealer"), 3, ("", "")),
+    "chouette": _PadLayout(
+        2, gettext_lazy("Captain"), 1, (gettext_lazy("Box"), gettext_lazy("Team"))
+    ),
+}
+PAD_KINDS = tuple(PAD_LAYOUTS)
 # Paper sizes in points (1/72 inch), portrait.
 PAPERS = {"a4": (595.2756, 841.8898), "letter": (612.0, 792.0)}
-GAMES_PER_PAGE = {"two_player": 2, "hollywood": 1, "chouette": 2}
 
 # The pad's geometry, in points; the renderer draws with these very figures, so the
 # lines counted here fill the page exactly.
@@ -813,11 +540,12 @@ two_player, hollywood, chouette
         raise PadError(f"no score pad for {kind!r}: choose one of {', '.join(PAD_KINDS)}")
     if paper not in PAPERS:
         raise PadError(f"unknown paper {paper!r}: choose one of {', '.join(PAPERS)}")
-    per_page = GAMES_PER_PAGE[kind] if games_per_page is None else games_per_page
+    layout = PAD_LAYOUTS[kind]
+    per_page = layout.games_per_page if games_per_page is None else games_per_page
     if isinstance(per_page, bool) or not isinstance(per_page, int) or per_page < 1:
         raise PadError(f"games per page must be a whole number from 1, not {per_page!r}")
     text = rules_text(rules, kind)
-    groups = _pad_groups(kind)
+    groups = _pad_groups(layout)
     ending = _pad_ending(rules)
     lines = pad_lines(paper, per_page, len(text.lines), bool(groups[0].label), len(ending))
     if lines < PAD_FEWEST_LINES:
@@ -825,13 +553,13 @@ two_player, hollywood, chouette
             f"{per_page} games a page leave {max(lines, 0)} lines a game: "
             f"print fewer games a page (each needs {PAD_FEWEST_LINES} lines at least)"
         )
-    hand_columns = ["#", _("Captain") if kind == "chouette" else _("Dealer")]
+    hand_columns = ["#", str(layout.hand_column)]
     if rules.is_oklahoma:
         hand_columns.append(_("Upcard"))
     return ScorePad(
         kind=kind,
-        kind_label=kind_label(kind),
-        title=_("Gin rummy score pad: %(kind)s") % {"kind": kind_label(kind)},
+        kind_label=kind_name(kind),
+        title=_("Gin rummy score pad: %(kind)s") % {"kind": kind_name(kind)},
         paper=paper,
         rules=text,
         hand_columns=tuple(hand_columns),
@@ -842,12 +570,11 @@ two_player, hollywood, chouette
     )
 
 
-def _pad_groups(kind: str) -> tuple[PadGroup, ...]:
-    if kind == "hollywood":
-        return tuple(PadGroup(_("Game %(number)s") % {"number": n}, ("", "")) for n in (1, 2, 3))
-    if kind == "chouette":
-        return (PadGroup(None, (_("Box"), _("Team"))),)
-    return (PadGroup(None, ("", "")),)
+def _pad_groups(layout: _PadLayout) -> tuple[PadGroup, ...]:
+    columns = tuple(str(column) for column in layout.columns)
+    if layout.games == 1:
+        return (PadGroup(None, columns),)
+    return tuple(PadGroup(game_name(n), columns) for n in range(1, layout.games + 1))
 
 
 def _pad_ending(rules: engine.Ruleset) -> tuple[str, ...]:
@@ -859,7 +586,7 @@ def _pad_ending(rules: engine.Ruleset) -> tuple[str, ...]:
     if rules.shutout == engine.Shutout.BONUS:
         lines.append(_("Shutout (%(rule)s)") % {"rule": rules.shutout_bonus})
     elif rules.shutout != engine.Shutout.NONE:
-        lines.append(_("Shutout (%(rule)s)") % {"rule": CHOICE_WORDS["shutout"][rules.shutout]})
+        lines.append(_("Shutout (%(rule)s)") % {"rule": rule_words("shutout", rules.shutout)})
     lines.append(_("Total"))
     return tuple(lines)
 

@@ -46,6 +46,8 @@ from reportlab.platypus import (
     TableStyle,
 )
 
+from scorekeeper import engine
+
 from . import data
 from .data import EveningSheet, Part, Row, ScorePad, ScoreSheet
 
@@ -514,9 +516,12 @@ class HandTable:
         self.renderer = renderer
         self.sheet = renderer.document
         self.part = part
-        kind = self.sheet.kind
-        self.partnership = kind == "partnership"
-        self.rotation = kind in ("chouette", "three_player")
+        # What the hand columns hold is the kind's to say (the engine describes it).
+        session = engine.session_class(self.sheet.kind)
+        self.partnership = session.hands_per_entry > 1  # a Table column: a round's two
+        self.rotation = session.dealt_by_roles  # Box and Captain columns
+        # Where the box deals every hand, the one player out takes the Dealer column.
+        self.box_deals = not session.plays_rule("dealer_rule")
         self.scores = len(part.columns)
         self.hands = self.hand_headers()
         self.widths = self.column_widths()
@@ -528,10 +533,7 @@ class HandTable:
             headers.append(_("Table"))
         if self.rotation:
             headers += [_("Box"), _("Captain")]
-            if self.sheet.kind == "three_player":
-                headers.append(_("Out"))
-        if self.sheet.kind != "three_player":  # there the box deals every hand
-            headers.append(_("Dealer"))
+        headers.append(_("Out") if self.box_deals else _("Dealer"))
         headers.append(_("Knocker"))
         if self.sheet.upcards:
             headers.append(_("Upcard"))
@@ -738,10 +740,7 @@ class HandTable:
                 line.append(str(n + 1))
             if self.rotation and row.seats:
                 line += [row.seats.box, row.seats.captain]
-                if self.sheet.kind == "three_player":
-                    line.append(row.seats.out[0])
-            if self.sheet.kind != "three_player":
-                line.append(play.dealer)
+            line.append(row.seats.out[0] if self.box_deals and row.seats else play.dealer)
             line.append(play.knocker)
             line = [name(cell, widths[c]) if c else cell for c, cell in enumerate(line)]
             if self.sheet.upcards:
@@ -864,7 +863,7 @@ class EveningRenderer(Renderer):
             story.append(self.para(text(_("Nobody pays: the totals are equal.")), "note"))
         return story
 
-    def result(self, game: data.GameResult) -> str:
+    def result(self, game: data.GameSummary) -> str:
         totals = " – ".join(f"{column} {total}" for column, total in game.totals)
         words = f"{game.label}: {totals}" if game.label else totals
         if not game.closed:

@@ -1,8 +1,32 @@
-"""The Django admin for club officials: every model, read mostly through the services."""
+"""The Django admin for club officials: every model, read mostly through the services.
+
+Hands, seats, the audit trail and what a partie is played under (rules, kind, first
+dealer) change only through ``services``: those replay the hands, write the trail and
+rewrite the cached ``Partie.summary`` and ``state`` in one transaction. An admin form
+saving a hand directly would do none of that, so the admin shows these rows and fields
+read-only and refuses to add or delete them.
+"""
 
 from django.contrib import admin
+from django.http import HttpRequest
 
 from .models import Evening, EveningPayment, Hand, HandChange, Partie, Player, Seat
+
+
+class WrittenByServices:
+    """Rows that only the services write: viewed in the admin, never added, changed or deleted.
+
+    A partie deleted as a whole takes them along (see ``PartieAdmin``).
+    """
+
+    def has_add_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
 
 
 @admin.register(Player)
@@ -12,20 +36,24 @@ class PlayerAdmin(admin.ModelAdmin):
     list_select_related = ["owner"]
 
 
-class SeatInline(admin.TabularInline):
+class SeatInline(WrittenByServices, admin.TabularInline):
     model = Seat
     extra = 0
-    raw_id_fields = ["player"]
+    fields = ["position", "player", "stake"]
 
 
-class HandInline(admin.TabularInline):
+class HandInline(WrittenByServices, admin.TabularInline):
     model = Hand
     extra = 0
-    fields = ["number", "kind", "knocker", "knocker_deadwood", "defender_deadwood", "upcard"]
-    raw_id_fields = ["knocker"]
-    # Hands change through the services so that totals and the audit trail follow.
-    readonly_fields = fields
-    can_delete = False
+    fields = [
+        "number",
+        "table",
+        "kind",
+        "knocker",
+        "knocker_deadwood",
+        "defender_deadwood",
+        "upcard",
+    ]
 
 
 @admin.register(Partie)
@@ -33,22 +61,42 @@ class PartieAdmin(admin.ModelAdmin):
     list_display = ["__str__", "owner", "kind", "state", "stake", "evening", "started_at"]
     list_filter = ["state", "kind"]
     search_fields = ["seats__player__name", "owner__username"]
-    readonly_fields = ["summary", "share_token", "started_at", "closed_at"]
+    # The engine replays the hands under these; the summary caches what it found.
+    readonly_fields = [
+        "kind",
+        "rules",
+        "first_dealer",
+        "state",
+        "summary",
+        "share_token",
+        "started_at",
+        "closed_at",
+    ]
     inlines = [SeatInline, HandInline]
-    raw_id_fields = ["first_dealer", "owner", "evening"]
+    raw_id_fields = ["owner", "evening"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # a partie starts through services.partie_start, seats and all
+
+    def get_deleted_objects(self, objs, request: HttpRequest):
+        """A partie deleted as a whole takes its own seats, hands and trail along: no
+        total or trail is left untrue, so their admins' refusal does not apply here."""
+        to_delete, model_count, perms_needed, protected = super().get_deleted_objects(objs, request)
+        taken_along = {model._meta.verbose_name for model in (Seat, Hand, HandChange)}
+        return to_delete, model_count, perms_needed - taken_along, protected
 
 
 @admin.register(Seat)
-class SeatAdmin(admin.ModelAdmin):
+class SeatAdmin(WrittenByServices, admin.ModelAdmin):
     list_display = ["partie", "position", "player"]
-    raw_id_fields = ["partie", "player"]
 
 
 @admin.register(Hand)
-class HandAdmin(admin.ModelAdmin):
+class HandAdmin(WrittenByServices, admin.ModelAdmin):
     list_display = [
         "partie",
         "number",
+        "table",
         "kind",
         "knocker",
         "knocker_deadwood",
@@ -56,18 +104,12 @@ class HandAdmin(admin.ModelAdmin):
         "upcard",
     ]
     list_filter = ["kind"]
-    raw_id_fields = ["partie", "knocker"]
-    readonly_fields = ["entered_at"]
 
 
 @admin.register(HandChange)
-class HandChangeAdmin(admin.ModelAdmin):
+class HandChangeAdmin(WrittenByServices, admin.ModelAdmin):
     list_display = ["partie", "hand_number", "action", "user", "at"]
     list_filter = ["action"]
-    readonly_fields = ["partie", "hand_number", "action", "user", "at", "before", "after"]
-
-    def has_add_permission(self, request):  # the trail is written by the services only
-        return False
 
 
 class EveningPaymentInline(admin.TabularInline):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 from typing import Any
@@ -12,96 +13,12 @@ from django.utils.translation import gettext_lazy as _
 
 from scorekeeper import engine
 from scorekeeper.engine.record import RecordError, loads
+from scorekeeper.sheets.data import PAD_KINDS
+from scorekeeper.vocabulary import CHOICE_WORDS, KIND_NAMES, PRESET_LABELS, RULE_HELP
 
 from .messages import explain
 from .models import Evening, Hand, Partie
 
-PRESET_LABELS = {
-    "classic": _("Classic (German rules: undercut 10, gin 20, box 20)"),
-    "modern": _("Modern (undercut 25, gin 25, big gin 31, box 25)"),
-    "oklahoma": _("Oklahoma (the upcard sets the knock limit, spades double)"),
-    "straight": _("Straight gin (gin only, no knocking)"),
-    "round_the_corner": _("Round the corner (K-A-2 runs, ace 15 in deadwood)"),
-    "hollywood": _("Hollywood (classic values, three games at once)"),
-    "partnership": _("Partnership (classic values, target 125)"),
-}
-
-PRESET_NAMES = {
-    "classic": _("Classic"),
-    "modern": _("Modern"),
-    "oklahoma": _("Oklahoma"),
-    "straight": _("Straight gin"),
-    "round_the_corner": _("Round the corner"),
-    "hollywood": _("Hollywood"),
-    "partnership": _("Partnership"),
-}
-
-# Each rule with its label and a one-line explanation for the start form.
-RULE_HELP: dict[str, tuple[Any, Any]] = {
-    "knock_limit": (
-        _("Knock limit"),
-        _("Most deadwood a knock may have; 'upcard': the first upcard sets it."),
-    ),
-    "undercut_bonus": (
-        _("Undercut bonus"),
-        _("Extra points for the defender who undercuts the knocker."),
-    ),
-    "tie_is_undercut": (_("Tie is undercut"), _("Equal deadwood counts as an undercut.")),
-    "gin_bonus": (_("Gin bonus"), _("Extra points for going gin.")),
-    "big_gin_bonus": (
-        _("Big gin bonus"),
-        _("Extra points when all eleven cards meld; empty: not played."),
-    ),
-    "box_bonus": (_("Box bonus"), _("Paid at the end for every hand a player won.")),
-    "game_bonus": (_("Game bonus"), _("For the player who reaches the target.")),
-    "target": (_("Target"), _("Points that end the partie.")),
-    "shutout": (_("Shutout"), _("When the loser scored nothing: a bonus, or doubling.")),
-    "shutout_bonus": (
-        _("Shutout bonus"),
-        _("Extra points for a shutout, when the shutout rule is a bonus."),
-    ),
-    "dealer_rule": (
-        _("Next dealer"),
-        _("Who deals after a hand; after a no game the same dealer."),
-    ),
-    "spade_double": (_("Spade doubling"), _("Oklahoma: a spade upcard doubles the hand.")),
-    "oklahoma_ace": (
-        _("Ace upcard"),
-        _("Oklahoma: an ace upcard allows gin only, or a knock with 1."),
-    ),
-    "extra_boxes_gin": (_("Extra boxes for gin"), _("Boxes on top of the one for winning a hand.")),
-    "extra_boxes_undercut": (
-        _("Extra boxes for undercut"),
-        _("Boxes on top of the one for winning."),
-    ),
-    "round_the_corner": (
-        _("Round the corner"),
-        _("K-A-2 and Q-K-A runs; an ace in deadwood counts 15."),
-    ),
-    "hollywood_game3_double": (_("Hollywood: game 3 double"), _("Game 3 counts double for money.")),
-    "best_of": (_("Best of"), _("Games in a match.")),
-    "money_unit": (_("Money unit"), _("Money is rounded to this, half up.")),
-}
-
-CHOICE_LABELS = {
-    "shutout": {
-        "bonus": _("bonus"),
-        "double_total": _("double the total"),
-        "double_hands": _("double the hand points"),
-        "none": _("none"),
-    },
-    "dealer_rule": {
-        "loser": _("the loser"),
-        "winner": _("the winner"),
-        "alternate": _("alternate"),
-    },
-    "spade_double": {
-        "off": _("off"),
-        "points": _("points"),
-        "points_and_boxes": _("points and boxes"),
-    },
-    "oklahoma_ace": {"gin_only": _("gin only"), "one": _("knock with 1")},
-}
 CHOICE_ENUMS = {
     "shutout": engine.Shutout,
     "dealer_rule": engine.DealerRule,
@@ -118,7 +35,7 @@ def rule_field(name: str) -> forms.Field:
         choices = [(str(n), str(n)) for n in range(11)] + [(engine.UPCARD, _("upcard"))]
         return forms.ChoiceField(choices=choices, **options)
     if name in CHOICE_ENUMS:
-        return forms.ChoiceField(choices=list(CHOICE_LABELS[name].items()), **options)
+        return forms.ChoiceField(choices=list(CHOICE_WORDS[name].items()), **options)
     if name in ("tie_is_undercut", "round_the_corner", "hollywood_game3_double"):
         return forms.BooleanField(required=False, **options)
     if name == "money_unit":
@@ -179,19 +96,37 @@ KIND_HELP = _(
     "For a chouette or three players, name them in the order of the cut, highest first: "
     "the first is in the box, the second captains."
 )
-SEAT_LABELS = [format_lazy(_("Player {number}"), number=n) for n in range(1, 9)]
-MOST_SEATS = 8
-# How many players each kind seats: (fewest, most).
-SEATS = {
-    Partie.Kind.TWO_PLAYER: (2, 2),
-    Partie.Kind.HOLLYWOOD: (2, 2),
-    Partie.Kind.MATCH: (2, 2),
-    Partie.Kind.PARTNERSHIP: (4, 4),
-    Partie.Kind.THREE_PLAYER: (3, 3),
-    Partie.Kind.CHOUETTE: (3, 8),
-}
-# The roles decide who deals in a chouette or three-player rotation.
-DEALT_BY_ROLES = (Partie.Kind.CHOUETTE, Partie.Kind.THREE_PLAYER)
+MOST_SEATS = max(cls.seats.stop - 1 for cls in engine.SESSION_KINDS.values())
+SEAT_LABELS = [format_lazy(_("Player {number}"), number=n) for n in range(1, MOST_SEATS + 1)]
+
+
+@dataclass(frozen=True)
+class KindSeats:
+    """What the start form shows for a kind: its seats beyond the first two, whether
+    members bring stakes of their own, and how many players may deal first (none
+    where the roles say who deals)."""
+
+    kind: str
+    seats: tuple[int, ...]
+    own_stakes: bool
+    dealers: int
+
+    @property
+    def selector(self) -> str:
+        """The start form while this kind is chosen, as a CSS selector."""
+        return f".partie-form:has([name=kind][value={self.kind}]:checked)"
+
+
+def kind_seats() -> list[KindSeats]:
+    return [
+        KindSeats(
+            kind,
+            tuple(range(3, cls.seats.stop)),
+            cls.own_stakes,
+            0 if cls.dealt_by_roles else cls.seats.stop - 1,
+        )
+        for kind, cls in engine.SESSION_KINDS.items()
+    ]
 
 
 class PartieStartForm(RulesForm):
@@ -244,9 +179,10 @@ class PartieStartForm(RulesForm):
         """A partnership's team columns are named after their players: the names must differ."""
         fourth = self.cleaned_data["player_4"]
         names = [self.cleaned_data.get(f"player_{n}") for n in (1, 2, 3)] + [fourth]
-        if self.cleaned_data.get("kind") == Partie.Kind.PARTNERSHIP and all(names):
-            team = engine.team_name(names[0], names[2])
-            if team == engine.team_name(names[1], names[3]):
+        kind = self.cleaned_data.get("kind") or Partie.Kind.TWO_PLAYER
+        if all(names):
+            team = engine.session_class(kind).name_clash(names)
+            if team:
                 # add_error, not raise: the name stays, so clean() does not ask for one too
                 self.add_error(
                     "player_4",
@@ -259,8 +195,8 @@ class PartieStartForm(RulesForm):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
-        kind = data.get("kind") or Partie.Kind.TWO_PLAYER
-        fewest, most = SEATS[kind]
+        session = engine.session_class(data.get("kind") or Partie.Kind.TWO_PLAYER)
+        fewest, most = session.seats.start, session.seats.stop - 1
         names = [(data.get(f"player_{n}") or "").strip() for n in range(1, MOST_SEATS + 1)]
         seats = max(
             fewest, min(most, max((n for n, name in enumerate(names, 1) if name), default=0))
@@ -275,19 +211,19 @@ class PartieStartForm(RulesForm):
             elif names[n - 1].casefold() in (m.casefold() for m in names[: n - 1]):
                 self.add_error(field, _("Each player needs a name of their own."))
         dealer = int(data.get("first_dealer") or 1)
-        if kind not in DEALT_BY_ROLES and dealer > seats:
+        if not session.dealt_by_roles and dealer > seats:
             self.add_error("first_dealer", _("The first dealer must be one of the players."))
         data["names"] = names[:seats]
         data["stakes"] = {
             names[n - 1]: data[f"stake_{n}"]
             for n in range(2, seats + 1)
-            if kind == Partie.Kind.CHOUETTE and data.get(f"stake_{n}") is not None
+            if session.own_stakes and data.get(f"stake_{n}") is not None
         }
         return data
 
     @property
     def first_dealer_name(self) -> str | None:
-        if self.cleaned_data["kind"] in DEALT_BY_ROLES:
+        if engine.session_class(self.cleaned_data["kind"]).dealt_by_roles:
             return None  # the roles say who deals
         return self.cleaned_data["names"][int(self.cleaned_data["first_dealer"] or 1) - 1]
 
@@ -376,6 +312,14 @@ class HandForm(forms.Form):
             self.fields["kind"].choices = [
                 c for c in Hand.Kind.choices if c[0] != Hand.Kind.BIG_GIN
             ]
+
+    def offer(self, at_table: tuple[str, str] | None) -> None:
+        """Offer only the two at the table as knockers; every seated player stays valid,
+        for the engine to say who plays the hand."""
+        if at_table:
+            self.fields["knocker"].seated = tuple(self.players)
+            self.fields["knocker"].choices = [(name, name) for name in at_table]
+            self.players = list(at_table)
 
     def clean_upcard(self) -> engine.Card | None:
         text = self.cleaned_data["upcard"].strip()
@@ -548,6 +492,9 @@ class RoundForm:
         ]
         return self
 
+    def offer(self, at_table: tuple[str, str] | None) -> None:
+        """Everyone plays a round: both tables keep their players."""
+
     def add_engine_error(self, error: engine.HandError, message: str) -> None:
         table = error.table if error.table in (1, 2) else 1
         self.tables[table - 1].add_engine_error(error, message)
@@ -569,7 +516,7 @@ def entry_form(
     captain of a chouette or a three-player rotation).
     """
     players, rules = list(at_table or partie.player_names), partie.ruleset
-    if partie.kind == Partie.Kind.PARTNERSHIP:
+    if engine.session_class(partie.kind).hands_per_entry > 1:
         initial = RoundForm.initial_for(hands) if hands else None
         return RoundForm(data, players=players, rules=rules, initial=initial)
     initial = HandForm.initial_for(hands[0]) if hands else None
@@ -604,18 +551,6 @@ class ImportForm(forms.Form):
         return data
 
 
-def describe_rule(name: str, value: Any) -> str:
-    """'Gin bonus 30', 'Shutout double the total': one rule in the player's words."""
-    label = RULE_HELP[name][0]
-    if name in CHOICE_LABELS:
-        value = CHOICE_LABELS[name].get(value, value)
-    elif isinstance(value, bool):
-        value = _("yes") if value else _("no")
-    elif value is None:
-        value = _("off")
-    return f"{label} {value}"
-
-
 class EveningForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=80, initial=_("Card night"))
     played_on = forms.DateField(
@@ -646,11 +581,7 @@ class PadForm(RulesForm):
 
     kind = forms.ChoiceField(
         label=_("Pad for"),
-        choices=[
-            (Partie.Kind.TWO_PLAYER, _("Two players")),
-            (Partie.Kind.HOLLYWOOD, _("Hollywood")),
-            (Partie.Kind.CHOUETTE, _("Chouette")),
-        ],
+        choices=[(kind, KIND_NAMES[kind]) for kind in PAD_KINDS],
         initial=Partie.Kind.TWO_PLAYER,
         widget=forms.RadioSelect,
     )

@@ -8,6 +8,7 @@ transaction as every change to the hands.
 from __future__ import annotations
 
 import secrets
+from decimal import Decimal
 
 from django.conf import settings
 from django.db import models
@@ -15,6 +16,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from scorekeeper import engine
+from scorekeeper.vocabulary import KIND_CHOICES
 
 
 def new_share_token() -> str:
@@ -78,12 +80,12 @@ class Partie(models.Model):
     """One game of hands played to the target, under the rules fixed at its start."""
 
     class Kind(models.TextChoices):  # the session kinds of the engine
-        TWO_PLAYER = "two_player", _("Two players")
-        HOLLYWOOD = "hollywood", _("Hollywood (three games at once)")
-        MATCH = "match", _("Match (best of several games)")
-        PARTNERSHIP = "partnership", _("Partnership (four players, two tables)")
-        CHOUETTE = "chouette", _("Chouette (one in the box against a team)")
-        THREE_PLAYER = "three_player", _("Three players (box, captain, out)")
+        TWO_PLAYER = "two_player", KIND_CHOICES["two_player"]
+        HOLLYWOOD = "hollywood", KIND_CHOICES["hollywood"]
+        MATCH = "match", KIND_CHOICES["match"]
+        PARTNERSHIP = "partnership", KIND_CHOICES["partnership"]
+        CHOUETTE = "chouette", KIND_CHOICES["chouette"]
+        THREE_PLAYER = "three_player", KIND_CHOICES["three_player"]
 
     class State(models.TextChoices):
         RUNNING = "running", _("running")
@@ -146,6 +148,11 @@ class Partie(models.Model):
     def player_names(self) -> list[str]:
         """The seated players' names, left column first (prefetch ``seats__player``)."""
         return [seat.player.name for seat in self.seats.all()]
+
+    @property
+    def own_stakes(self) -> dict[str, Decimal]:
+        """A chouette member's own stake against the box, where he plays one."""
+        return {s.player.name: Decimal(s.stake) for s in self.seats.all() if s.stake is not None}
 
     @property
     def is_running(self) -> bool:
@@ -319,7 +326,7 @@ Entry = engine.Hand | engine.Round  # what one number of a partie holds
 
 def entries_to_engine(kind: str, hands: list[Hand]) -> list[Entry]:
     """The partie's entries in order: hands, or for a partnership rounds of two tables."""
-    if kind != Partie.Kind.PARTNERSHIP:
+    if engine.session_class(kind).hands_per_entry == 1:
         return [hand_to_engine(hand) for hand in hands]
     tables: dict[int, dict[int, engine.Hand]] = {}
     for hand in hands:

@@ -3,21 +3,20 @@
 Every figure comes from replaying the hands through the engine; each selector
 runs a fixed number of queries, however many hands a partie has.
 
-One sheet layout serves every kind: column groups (one game of two columns; three
-Hollywood games side by side; two team columns in a partnership), and one row per
-hand or round with a (gain, running total) cell per column.
+The page shows what the engine describes for every kind alike: the sheet's tables
+(Hollywood's three games side by side, a match's or a chouette's games one after
+another, each whole), their rows, the lines under them and the payments by game.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
+from functools import cached_property
 
 from django.db.models import Prefetch, Q, QuerySet
-from django.utils.translation import gettext as _
 
-from scorekeeper import engine
+from scorekeeper import engine, vocabulary
 from scorekeeper.engine.record import Record
 
 from .models import (
@@ -31,8 +30,6 @@ from .models import (
     entries_to_engine,
 )
 
-Cell = tuple[int | None, int]  # points won on this hand (None: nothing), running total
-
 
 def plain_amount(amount: Decimal) -> Decimal:
     """An amount as it was settled: the database pads to four places (5.4000 is 5.40).
@@ -45,123 +42,139 @@ def plain_amount(amount: Decimal) -> Decimal:
 
 
 @dataclass(frozen=True)
-class SheetRow:
-    """One hand (or partnership round) on the score sheet."""
+class SheetTable:
+    """One table of the page: a part of the sheet and the lines under its hands."""
 
-    line: Any  # the engine's line for this entry
-    cells: list[Cell]
-    game: int = 1  # the match game it belongs to
-    starts_game: bool = False  # the first hand of a match game after the first
+    part: engine.Part
+    foot: tuple[engine.FootLine, ...]
+    last: bool  # the table the next hand goes to: HTMX appends its rows there
 
     @property
-    def tables(self) -> tuple | None:
-        """A partnership round's two table lines."""
-        return getattr(self.line, "tables", None)
+    def title(self) -> str | None:
+        return vocabulary.game_name(self.part.games[0].number) if self.part.titled else None
+
+    @property
+    def note(self) -> str | None:
+        sides = {column.side: column for column in self.part.columns}
+        if engine.Side.BOX not in sides:
+            return None
+        return vocabulary.box_note(sides[engine.Side.BOX].name, sides[engine.Side.TEAM].members)
+
+    @property
+    def result(self) -> engine.Tally | None:
+        """The closed game of a table of its own, to say who won it."""
+        tally = self.part.games[0].tally
+        return tally if self.part.titled and tally.closed and tally.winner else None
+
+    @property
+    def width(self) -> int:
+        """Its columns: number, hand, one per score column, and the change link."""
+        return len(self.part.columns) + 3
 
 
 @dataclass(frozen=True)
-class Group:
-    """Columns that belong to one game: its label, column names, and its tally."""
+class PaymentLine:
+    """Who pays whom for one game (its name where the kind numbers its games)."""
 
-    label: str | None
-    columns: list[str]
-    tally: engine.Tally
-    keys: list[str] | None = None  # the tally's keys, where they differ from the labels
-
-    @property
-    def finals(self) -> list[engine.Final]:
-        return [self.tally.players[key] for key in self.keys or self.columns]
+    game: str | None
+    payment: engine.Payment
 
 
 @dataclass(frozen=True)
 class Sheet:
+    """A partie's score sheet as the page shows it, from one replay of its hands."""
+
     partie: Partie
-    players: list[str]
-    rules: engine.Ruleset
-    session: Any
-    groups: list[Group]
-    rows: list[SheetRow]
-    payments: list[engine.Payment]
-    games: list[engine.Tally] = field(default_factory=list)
+    session: engine.Session
+    tables: tuple[SheetTable, ...]
 
     @property
     def kind(self) -> str:
         return self.session.kind
 
     @property
+    def players(self) -> tuple[str, ...]:
+        return self.session.heading
+
+    @property
+    def rules(self) -> engine.Ruleset:
+        return self.session.rules
+
+    @property
     def is_over(self) -> bool:
         return self.session.is_over()
 
-    @property
-    def next_dealer(self) -> str:
-        dealer = self.session.dealer
-        return " / ".join(dealer) if isinstance(dealer, tuple) else dealer
-
-    @property
-    def columns(self) -> list[str]:
-        return [name for group in self.groups for name in group.columns]
-
-    @property
-    def finals(self) -> list[engine.Final]:
-        """Each column's totals in its game, aligned with the cells."""
-        return [final for group in self.groups for final in group.finals]
-
-    @property
-    def final_cells(self) -> list[tuple[engine.Final, bool]]:
-        """Each column's totals and whether its game is over (its end bonuses count)."""
-        return [(final, group.tally.closed) for group in self.groups for final in group.finals]
-
-    @property
-    def roles(self) -> Any:
-        """Chouette and three players: who is box, captain, out and deals next."""
-        return getattr(self.session, "roles", None)
+    @cached_property
+    def turn(self) -> engine.Turn:
+        return self.session.turn()
 
     @property
     def at_table(self) -> tuple[str, str] | None:
         """The two who play the next hand, where not everyone does."""
-        return self.roles.table if self.roles else None
-
-    @property
-    def any_closed(self) -> bool:
-        return any(group.tally.closed for group in self.groups)
+        return self.turn.table
 
     @property
     def winner(self) -> str | None:
-        return getattr(self.session, "winner", None)
+        return self.session.overall_winner()
 
     @property
-    def shutout(self) -> bool:
-        return any(group.tally.shutout for group in self.groups)
+    def standing(self) -> engine.Standing | None:
+        return self.session.standing()
+
+    @property
+    def games(self) -> list[engine.GameSheet]:
+        return [game for table in self.tables for game in table.part.games]
+
+    @property
+    def last_row(self) -> engine.Row:
+        return self.tables[-1].part.rows[-1]
+
+    @property
+    def rows(self) -> list[engine.Row]:
+        """Every entry in playing order, over all the tables."""
+        return [row for table in self.tables for row in table.part.rows]
+
+    def row(self, number: int) -> engine.Row | None:
+        return next((row for row in self.rows if row.number == number), None)
+
+    @property
+    def payment_lines(self) -> list[PaymentLine]:
+        numbered = self.session.numbered
+        return [
+            PaymentLine(vocabulary.game_name(game.number) if numbered else None, payment)
+            for game in self.games
+            for payment in game.payments
+        ]
+
+    @property
+    def payments(self) -> list[engine.Payment]:
+        return [payment for game in self.games for payment in game.payments]
+
+    @property
+    def column_totals(self) -> list[tuple[str, int]]:
+        """Each column's total in its game, named with the game where there are several."""
+        several = len(self.games) > 1
+        return [
+            (
+                f"{vocabulary.game_name(game.number)} {vocabulary.column_name(column)}"
+                if several
+                else vocabulary.column_name(column),
+                game.tally.players[column.key].total,
+            )
+            for game in self.games
+            for column in game.columns
+        ]
 
     @property
     def in_all(self) -> list[engine.Transfer]:
         """The payments netted, where that takes fewer transfers: who pays whom in all
         (money, or points when playing for honour); empty when nothing nets."""
+        payments = self.payments
         if self.partie.stake:
-            netted = engine.settle_up(engine.balances_of(self.payments))
+            netted = engine.settle_up(engine.balances_of(payments))
         else:
-            netted = engine.settle_up(engine.points_of(self.payments))
-        return netted if len(netted) < len(self.payments) else []
-
-    @property
-    def current_game(self) -> int:
-        """The number of the match game the next hand belongs to."""
-        closed = bool(self.games) and self.games[-1].closed
-        return len(self.games) + (1 if closed and not self.is_over else 0)
-
-    @property
-    def dealers(self) -> tuple[str, ...]:
-        dealer = self.session.dealer
-        return dealer if isinstance(dealer, tuple) else (dealer,)
-
-    @property
-    def game_results(self) -> list[tuple[int, engine.Tally]]:
-        """A match's closed games, numbered."""
-        return [(n, t) for n, t in enumerate(self.games, start=1) if t.closed]
-
-    @property
-    def games_won(self) -> dict[str, int]:
-        return self.session.games_won() if hasattr(self.session, "games_won") else {}
+            netted = engine.settle_up(engine.points_of(payments))
+        return netted if len(netted) < len(payments) else []
 
 
 def partie_with_players(queryset: QuerySet[Partie]) -> QuerySet[Partie]:
@@ -181,76 +194,41 @@ HANDS_IN_ORDER = Hand.objects.select_related("knocker").order_by("number", "tabl
 
 def partie_sheet(partie: Partie) -> Sheet:
     """The whole score sheet of a partie: every hand, running totals, bonuses, money."""
-    hands = hands_in_order(partie)
-    session = engine.session_class(partie.kind).replay(
+    return sheet_of(partie, partie_session(partie))
+
+
+def partie_session(partie: Partie, rules: engine.Ruleset | None = None) -> engine.Session:
+    """The partie's hands replayed by the engine (under other rules when given)."""
+    return engine.session_class(partie.kind).replay(
         partie.player_names,
-        partie.ruleset,
+        rules or partie.ruleset,
         partie.first_dealer.name,
-        entries_to_engine(partie.kind, hands),
+        entries_to_engine(partie.kind, hands_in_order(partie)),
     )
-    return sheet_of(partie, session)
 
 
-def sheet_of(partie: Partie, session: Any) -> Sheet:
+def sheet_of(partie: Partie, session: engine.Session) -> Sheet:
     """The score sheet of a partie from the engine's replay of its hands."""
-    games = session.games()
-    players = list(session.players)
-    if session.kind == "hollywood":
-        labels = [f"G{n}" for n in (1, 2, 3)]
-        groups = [Group(label, players, tally) for label, tally in zip(labels, games, strict=True)]
-        rows = [SheetRow(line, _hollywood_cells(line, players)) for line in session.lines]
-    elif session.kind == "partnership":
-        teams = list(games[0].players)
-        groups = [Group(None, teams, games[0])]
-        rows = [SheetRow(line, _round_cells(line, teams)) for line in session.lines]
-    elif session.kind == "chouette":  # the box against the team, game after game
-        if games:
-            current = games[-1]
-        else:  # no hand yet: an empty column for the first box
-            nothing = {session.roles.box: 0, "team": 0}
-            current = engine.final_tally(nothing, nothing, None, session.rules)
-        box = next(key for key in current.players if key != "team")
-        labels = [_("Box: %(name)s") % {"name": box}, _("Team")]
-        groups = [Group(None, labels, current, keys=[box, "team"])]
-        rows = _game_rows(session.lines, lambda line: _cells(line, [line.roles.box, "team"]))
-    else:  # two or three players, one game at a time (a match shows the game being played)
-        groups = [Group(None, players, games[-1])]
-        rows = _game_rows(session.lines, lambda line: _cells(line, players))
-    payments = partie_payments(partie, session)
-    return Sheet(partie, players, session.rules, session, groups, rows, payments, games)
-
-
-def _game_rows(lines: list, cells: Any) -> list[SheetRow]:
-    """Rows that note where a new game of a match or chouette starts."""
-    rows: list[SheetRow] = []
-    for line in lines:
-        game = getattr(line, "game", 1)
-        starts = game > 1 and (not rows or rows[-1].game != game)
-        rows.append(SheetRow(line, cells(line), game, starts))
-    return rows
-
-
-def _cells(line: Any, columns: list[str]) -> list[Cell]:
-    """(gain, running total) per column; a chouette's team column wins with its captain."""
-    winner = line.winner
-    if winner is not None and "team" in line.points and line.box_won is False:
-        winner = "team"
-    return [(line.score.points if winner == key else None, line.points[key]) for key in columns]
-
-
-def _hollywood_cells(line: Any, players: list[str]) -> list[Cell]:
-    return [
-        (
-            line.score.points if line.winner == name and game in line.entered else None,
-            line.points[game][name],
+    parts = session.parts(Decimal(partie.stake), partie.own_stakes)
+    rules = session.rules
+    for_money = bool(partie.stake) or any(partie.own_stakes.values())
+    tables = tuple(
+        SheetTable(
+            part,
+            engine.foot_lines(part.games, for_money, rules.money_unit),
+            last=number == len(parts),
         )
-        for game in range(3)
-        for name in players
-    ]
+        for number, part in enumerate(parts, start=1)
+    )
+    return Sheet(partie, session, tables)
 
 
-def _round_cells(line: Any, teams: list[str]) -> list[Cell]:
-    return [(line.gained.get(team) or None, line.points[team]) for team in teams]
+def compare_totals(before: Sheet, after: Sheet) -> list[tuple[str, int | None, int | None]]:
+    """Each column's total now and under other rules (a game that one of them does not
+    reach shows nothing there)."""
+    now, then = dict(before.column_totals), dict(after.column_totals)
+    names = list(now) + [name for name in then if name not in now]
+    return [(name, now.get(name), then.get(name)) for name in names]
 
 
 def partie_record(partie: Partie) -> Record:
@@ -264,7 +242,7 @@ def partie_record(partie: Partie) -> Record:
         per_point(partie.stake),
         tuple(entries_to_engine(partie.kind, hands)),
         # a chouette member's own stake (Seat.stake), so that the record settles alike
-        {s.player.name: per_point(s.stake) for s in partie.seats.all() if s.stake is not None},
+        {name: per_point(stake) for name, stake in partie.own_stakes.items()},
     )
 
 
@@ -294,7 +272,7 @@ def parties_of(user) -> QuerySet[Partie]:
 
 
 @dataclass(frozen=True)
-class PartieResult:
+class EveningPartie:
     """One partie of an evening: its sheet and what it moved between the players."""
 
     partie: Partie
@@ -302,19 +280,19 @@ class PartieResult:
 
 
 @dataclass(frozen=True)
-class Balance:
+class PlayerBalance:
     player: Player
     points: int
     amount: Decimal
 
 
 @dataclass(frozen=True)
-class EveningSheet:
+class EveningView:
     evening: Evening
-    results: list[PartieResult]
-    balances: list[Balance]  # every player's net over the parties and the debts carried in
+    results: list[EveningPartie]
+    balances: list[PlayerBalance]  # every player's net over the parties and the debts carried in
     debts: list[EveningPayment]  # open debts of earlier evenings carried into this one
-    transfers: list  # the fewest transfers that settle the balances (engine.Transfer)
+    transfers: list[engine.Transfer]  # the fewest transfers that settle the balances
     payments: list[EveningPayment]  # once settled: the transfers as frozen
 
     @property
@@ -332,22 +310,14 @@ class EveningSheet:
         return "\n".join(f"{t.payer} → {t.payee}: {plain_amount(t.amount)}" for t in lines)
 
 
-def partie_payments(partie: Partie, session: Any) -> list[engine.Payment]:
-    """The partie's settlement at its stake (a chouette member's own stake where set)."""
-    if partie.kind == Partie.Kind.CHOUETTE:
-        stakes = {s.player.name: s.stake for s in partie.seats.all() if s.stake is not None}
-        return session.settle(stakes, default=Decimal(partie.stake))
-    return session.settle(Decimal(partie.stake))
-
-
-def evening_sheet(evening: Evening) -> EveningSheet:
+def evening_sheet(evening: Evening) -> EveningView:
     """Every partie of an evening, each player's net, and how to settle up."""
     parties = list(
         partie_with_players(evening.parties.all())
         .prefetch_related(Prefetch("hands", queryset=HANDS_IN_ORDER))
         .order_by("started_at", "id")
     )
-    results = [PartieResult(partie, partie_sheet(partie)) for partie in parties]
+    results = [EveningPartie(partie, partie_sheet(partie)) for partie in parties]
     seated = {seat.player.name: seat.player for p in parties for seat in p.seats.all()}
     points: dict[str, int] = dict.fromkeys(seated, 0)
     money: dict[str, Decimal] = dict.fromkeys(seated, Decimal(0))
@@ -365,10 +335,10 @@ def evening_sheet(evening: Evening) -> EveningSheet:
             seated.setdefault(player.name, player)
             points.setdefault(player.name, 0)
             money[player.name] = money.get(player.name, Decimal(0)) + sign * debt.amount
-    balances = [Balance(seated[name], points[name], money[name]) for name in sorted(seated)]
+    balances = [PlayerBalance(seated[name], points[name], money[name]) for name in sorted(seated)]
     transfers = engine.settle_up({b.player.name: b.amount for b in balances})
     payments = list(evening.payments.select_related("payer", "payee", "carried_to"))
-    return EveningSheet(evening, results, balances, debts, transfers, payments)
+    return EveningView(evening, results, balances, debts, transfers, payments)
 
 
 def open_debts(owner, players: list[Player]) -> QuerySet[EveningPayment]:

@@ -315,7 +315,7 @@ def _save_result(partie: Partie, session: engine.Session) -> None:
         "hands": len(session.lines),
         "totals": totals[-1] if totals else {},  # the game being played, or the last one
         "games": totals,
-        "winner": getattr(session, "winner", None),  # Hollywood has none: three games
+        "winner": session.overall_winner(),  # Hollywood has none: three games
         "next_dealer": session.dealer,
     }
     partie.save(update_fields=["state", "closed_at", "summary"])

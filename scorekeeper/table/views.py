@@ -17,8 +17,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import reswap, retarget, trigger_client_event
+from django_htmx.middleware import HtmxDetails
 
 from scorekeeper import engine
 from scorekeeper.engine.record import RecordError, record_json
@@ -35,15 +36,22 @@ from .forms import (
     PartieStartForm,
     RulesForm,
     entry_form,
+    kind_seats,
     rule_initial,
 )
 from .messages import explain
 from .models import Evening, Partie, Player
 
-KIND_PRESETS = {Partie.Kind.HOLLYWOOD: "hollywood", Partie.Kind.PARTNERSHIP: "partnership"}
 PRESET_NOTICE = gettext_lazy(
     "The rule values are now those of the preset you chose: check them and start."
 )
+
+
+class HtmxHttpRequest(HttpRequest):
+    """A request as django-htmx's middleware leaves it: ``request.htmx`` says whether
+    htmx sent it (and how), so a view answers with a partial or the whole page."""
+
+    htmx: HtmxDetails
 
 
 def _owned_partie(request: HttpRequest, pk: int) -> Partie:
@@ -52,6 +60,7 @@ def _owned_partie(request: HttpRequest, pk: int) -> Partie:
     return get_object_or_404(queryset, pk=pk)
 
 
+@require_safe
 def home(request: HttpRequest) -> HttpResponse:
     parties = selectors.parties_of(request.user) if request.user.is_authenticated else []
     return render(request, "table/home.html", {"parties": parties})
@@ -100,11 +109,12 @@ def partie_new(request: HttpRequest) -> HttpResponse:
             return redirect(partie)
         if form.has_error(NON_FIELD_ERRORS, "preset_changed"):
             form, notice = _with_preset_values(PartieStartForm, form), PRESET_NOTICE
-    context = {"form": form, "notice": notice, "evening": evening}
+    context = {"form": form, "notice": notice, "evening": evening, "seatings": kind_seats()}
     return render(request, "table/partie_new.html", context)
 
 
 @login_required
+@require_safe
 def partie_rules(request: HttpRequest) -> HttpResponse:
     """The rule fields filled with a preset's values (the preset menu swaps them in).
 
@@ -114,9 +124,10 @@ def partie_rules(request: HttpRequest) -> HttpResponse:
     preset = request.GET.get("preset", "classic")
     if preset not in engine.PRESETS:
         preset = "classic"
-    if "kind" in request.GET:
-        kind_preset = KIND_PRESETS.get(request.GET["kind"])
-        preset = kind_preset or ("classic" if preset in KIND_PRESETS.values() else preset)
+    if request.GET.get("kind") in engine.SESSION_KINDS:
+        own = {cls.preset for cls in engine.SESSION_KINDS.values()} - {"classic"}
+        chosen = engine.session_class(request.GET["kind"]).preset
+        preset = chosen if chosen != "classic" else ("classic" if preset in own else preset)
     form = RulesForm(
         initial={**rule_initial(engine.preset(preset)), "shown_preset": preset, "preset": preset}
     )
@@ -133,14 +144,17 @@ def partie_rules_change(request: HttpRequest, pk: int) -> HttpResponse:
         return render(request, "table/partie_rules.html", context, status=400)
     current = {**rule_initial(partie.ruleset), "shown_preset": partie.ruleset.preset}
     form = RulesForm(request.POST or None, initial=current | {"preset": partie.ruleset.preset})
-    context = {"partie": partie, "form": form, "before": selectors.partie_sheet(partie)}
+    context = {"partie": partie, "form": form}
     if request.method == "POST" and form.is_valid():
         rules = form.cleaned_data["ruleset"]
         try:
             if request.POST.get("confirm"):
                 services.partie_rules_change(partie=partie, rules=rules, user=request.user)
                 return redirect(partie)
-            context["after"] = selectors.sheet_of(partie, services.partie_replay(partie, rules))
+            before = selectors.partie_sheet(partie)
+            after = selectors.sheet_of(partie, services.partie_replay(partie, rules))
+            context |= {"before": before, "after": after}
+            context["totals"] = selectors.compare_totals(before, after)
         except engine.HandError as error:
             form.add_error(None, explain(error))
     elif request.method == "POST" and form.has_error(NON_FIELD_ERRORS, "preset_changed"):
@@ -153,12 +167,14 @@ def partie_rules_change(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
-def partie_detail(request: HttpRequest, pk: int) -> HttpResponse:
+@require_safe
+def partie_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     partie = _owned_partie(request, pk)
     return _render_table(request, selectors.partie_sheet(partie))
 
 
-def shared_partie(request: HttpRequest, token: str) -> HttpResponse:
+@require_safe
+def shared_partie(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """The read-only view behind a share link: no form, no edit links."""
     queryset = selectors.partie_with_players(Partie.objects.all())
     partie = get_object_or_404(queryset, share_token=token)
@@ -166,7 +182,7 @@ def shared_partie(request: HttpRequest, token: str) -> HttpResponse:
 
 
 def _render_table(
-    request: HttpRequest,
+    request: HtmxHttpRequest,
     sheet: selectors.Sheet,
     form=None,
     read_only: bool = False,
@@ -182,26 +198,31 @@ def _render_table(
         "changes": selectors.partie_changes(sheet.partie)[:50],
     }
     template = "table/partie_detail.html"
-    if request.htmx and not request.htmx.boosted:
+    if request.htmx:
         template += "#table"
     return render(request, template, context, status=status)
 
 
 @login_required
 @require_POST
-def hand_create(request: HttpRequest, pk: int) -> HttpResponse:
+def hand_create(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """Record the next hand. The form takes any seated player as knocker; the one
+    replay, in the service, refuses one who sits the hand out."""
     partie = _owned_partie(request, pk)
-    form = entry_form(partie, request.POST, at_table=_at_table(partie))
+    form = entry_form(partie, request.POST)
     if form.is_valid() and request.POST.get("evaluate"):
         # The cards were played out: show the melds and the result, save nothing yet;
         # but what recording would refuse (a knocker who sits out the hand) is said now.
+        session = services.partie_replay(partie)
+        form = entry_form(partie, request.POST, at_table=session.turn().table)
+        form.is_valid()
         try:
-            services.partie_replay(partie).record(form.cleaned_data["hand"])
+            session.record(form.cleaned_data["hand"])
         except engine.HandError as error:
             form.add_engine_error(error, explain(error))
         else:
             return _render_form(request, partie, form.filled())
-    if form.is_valid():
+    elif form.is_valid():
         try:
             written = services.hand_record(
                 partie=partie, hand=form.cleaned_data["hand"], user=request.user
@@ -215,44 +236,55 @@ def hand_create(request: HttpRequest, pk: int) -> HttpResponse:
     return _render_form(request, partie, form, status=400)
 
 
-def _render_form(request: HttpRequest, partie: Partie, form, status: int = 200) -> HttpResponse:
-    """The hand form again: its errors beside the fields, or what the cards gave."""
+def _render_form(request: HtmxHttpRequest, partie: Partie, form, status: int = 200) -> HttpResponse:
+    """The hand form again: its errors beside the fields, or what the cards gave; the
+    knockers offered are the two at the table."""
+    sheet = selectors.partie_sheet(partie)
+    form.offer(sheet.at_table)
     if request.htmx:  # only the form comes back
         response = render(
             request, "table/partie_detail.html#hand-form", {"partie": partie, "form": form}
         )
         return reswap(retarget(response, "#hand-form"), "outerHTML")
-    return _render_table(request, selectors.partie_sheet(partie), form=form, status=status)
+    return _render_table(request, sheet, form=form, status=status)
 
 
-def _at_table(partie: Partie, number: int | None = None) -> tuple[str, str] | None:
-    """Who plays hand ``number`` (the next one when None) where not everyone plays."""
-    if partie.kind not in (Partie.Kind.CHOUETTE, Partie.Kind.THREE_PLAYER):
+def _played_at(partie: Partie, number: int) -> tuple[str, str] | None:
+    """The two who played hand ``number``, where the roles say who plays."""
+    if not engine.session_class(partie.kind).dealt_by_roles:
         return None
-    sheet = selectors.partie_sheet(partie)
-    if number is None:
-        return sheet.at_table
-    return sheet.rows[number - 1].line.roles.table
+    row = selectors.partie_sheet(partie).row(number)
+    return row.roles.table if row and row.roles else None
 
 
 def _render_recorded(
-    request: HttpRequest, partie: Partie, written: services.Written
+    request: HtmxHttpRequest, partie: Partie, written: services.Written
 ) -> HttpResponse:
     """The HTMX answer to a recorded hand: the new row and the regions it changed.
 
-    A two-player hand that does not end the partie appends one row; otherwise (the
-    end, a new match game, a Hollywood column closing) the whole table comes back.
+    A hand that lands in the table being played, as a row of one table of its own,
+    appends one row; otherwise (the end, a new game, a column closing, the roles that
+    head the rows) the whole table comes back.
     """
     sheet = selectors.sheet_of(partie, written.session)
     context = {"sheet": sheet, "partie": partie, "change": written.change}
-    if sheet.is_over or partie.kind != Partie.Kind.TWO_PLAYER:
-        context["form"] = None if sheet.is_over else entry_form(partie, at_table=sheet.at_table)
-        response = render(request, "table/partie_detail.html#table-and-change", context)
-        return reswap(retarget(response, "#table"), "outerHTML")
-    if request.POST.get("form_had_errors"):  # a clean form replaces the one with errors
-        context["form"] = entry_form(partie)
-    response = render(request, "table/partie_detail.html#recorded", context)
-    return trigger_client_event(response, "hand-recorded")
+    if not sheet.is_over and _appends_a_row(sheet):
+        if request.POST.get("form_had_errors"):  # a clean form replaces the one with errors
+            context["form"] = entry_form(partie, at_table=sheet.at_table)
+        response = render(request, "table/partie_detail.html#recorded", context)
+        return trigger_client_event(response, "hand-recorded")
+    context["form"] = None if sheet.is_over else entry_form(partie, at_table=sheet.at_table)
+    response = render(request, "table/partie_detail.html#table-and-change", context)
+    return reswap(retarget(response, "#table"), "outerHTML")
+
+
+def _appends_a_row(sheet: selectors.Sheet) -> bool:
+    """Whether the new hand only adds a row to the table being played: it started no new
+    table (a new game), closed no game, and the same two stay at the table (the form
+    offers them as knockers)."""
+    table = sheet.tables[-1].part
+    starts_a_table = len(sheet.tables) > 1 and len(table.rows) == 1
+    return not (starts_a_table or table.closed or sheet.turn.roles)
 
 
 @login_required
@@ -262,7 +294,7 @@ def hand_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     hands = list(partie.hands.select_related("knocker").filter(number=number))
     if not hands:
         raise Http404(_("There is no such hand."))
-    form = entry_form(partie, request.POST or None, hands, _at_table(partie, number))
+    form = entry_form(partie, request.POST or None, hands, _played_at(partie, number))
     if request.method == "POST" and form.is_valid() and request.POST.get("evaluate"):
         # "Find the melds": what the cards give, filled in; nothing is saved yet.
         context = {"partie": partie, "number": number, "form": form.filled()}
@@ -299,6 +331,7 @@ def hand_delete(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 
 
 @login_required
+@require_safe
 def partie_export(request: HttpRequest, pk: int) -> HttpResponse:
     partie = _owned_partie(request, pk)
     response = JsonResponse(
@@ -385,7 +418,7 @@ def evening_settle(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def evening_payment_paid(request: HttpRequest, pk: int, payment: int) -> HttpResponse:
+def evening_payment_paid(request: HtmxHttpRequest, pk: int, payment: int) -> HttpResponse:
     evening = _owned_evening(request, pk)
     row = get_object_or_404(evening.payments.select_related("payer", "payee"), pk=payment)
     # A debt carried into a later evening is paid there; this one then stays as it is.
@@ -399,6 +432,7 @@ def evening_payment_paid(request: HttpRequest, pk: int, payment: int) -> HttpRes
 
 
 @login_required
+@require_safe
 def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
     player = get_object_or_404(Player.objects.filter(owner=request.user), pk=pk)
     return render(request, "table/player_detail.html", {"ledger": selectors.player_ledger(player)})
@@ -423,16 +457,19 @@ def _partie_pdf(partie: Partie) -> HttpResponse:
 
 
 @login_required
+@require_safe
 def partie_pdf(request: HttpRequest, pk: int) -> HttpResponse:
     return _partie_pdf(_owned_partie(request, pk))
 
 
+@require_safe
 def shared_partie_pdf(request: HttpRequest, token: str) -> HttpResponse:
     queryset = selectors.partie_with_players(Partie.objects.all())
     return _partie_pdf(get_object_or_404(queryset, share_token=token))
 
 
 @login_required
+@require_safe
 def evening_pdf(request: HttpRequest, pk: int) -> HttpResponse:
     evening = _owned_evening(request, pk)
     sheet = selectors.evening_sheet(evening)
@@ -449,6 +486,7 @@ def evening_pdf(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
+@require_safe
 def pad(request: HttpRequest) -> HttpResponse:
     """Blank score pads to print: the form, and the PDF once it is filled in."""
     form = PadForm(request.GET or None)

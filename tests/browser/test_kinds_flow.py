@@ -68,6 +68,11 @@ def status(page: Page) -> Locator:
     return page.locator("#table .status")
 
 
+def game_titles(page: Page) -> Locator:
+    """The titles of the games shown in tables of their own (a match, a chouette)."""
+    return page.locator("table.sheet caption strong")
+
+
 def group_headers(page: Page) -> Locator:
     return page.locator("table.sheet thead th.group")
 
@@ -92,19 +97,21 @@ def test_hollywood_is_played_until_all_three_games_are_closed(logged_in_page: Pa
     submit_start(page)
 
     expect(page.locator(".rules-line")).to_contain_text("Rules: Hollywood")
-    expect(group_headers(page)).to_have_text(["G1", "G2", "G3"])
+    expect(group_headers(page)).to_have_text(["Game 1", "Game 2", "Game 3"])
     expect(page.locator("table.sheet thead th.num")).to_have_text(["Anna", "Ben"] * 3)
     for number, (dealer, kind, knocker, dk, dd, totals, closed) in enumerate(HOLLYWOOD, 1):
         expect(status(page)).to_have_text(f"Hand {number}: {dealer} deals.")
         record(page, number, kind, knocker, dk, dd)
         expect_totals(page, number, *totals)
-        for header, game in zip(group_headers(page).all(), ("G1", "G2", "G3"), strict=True):
+        for n, (header, game) in enumerate(
+            zip(group_headers(page).all(), ("G1", "G2", "G3"), strict=True), start=1
+        ):
             if game in closed.split():
                 expect(header).to_have_class(re.compile(r"\bclosed\b"))
-                expect(header).to_have_text(f"{game} ✓ over")
+                expect(header).to_have_text(f"Game {n} ✓ over")
             else:
                 expect(header).not_to_have_class(re.compile(r"\bclosed\b"))
-                expect(header).to_have_text(game)
+                expect(header).to_have_text(f"Game {n}")
 
     expect(status(page)).to_have_text("The partie is over.")
     expect(page.locator("form.hand-form")).to_have_count(0)
@@ -112,19 +119,15 @@ def test_hollywood_is_played_until_all_three_games_are_closed(logged_in_page: Pa
     expect(page.locator("tfoot tr.grand td.num")).to_have_text(
         ["280", "100", "250", "80", "70", "260"]
     )
-    settlement = page.locator(".settlement")
-    expect(settlement.locator(".net")).to_have_text(
-        [
-            "G1: Anna won, net 180 points.",
-            "G2: Anna won, net 170 points.",
-            "G3: Ben won, net 190 points.",
-        ]
+    expect(page.locator("tfoot tr.foot-net td.num")).to_have_text(
+        ["+180", "−180", "+170", "−170", "−190", "+190"]
     )
+    settlement = page.locator(".settlement")
     expect(settlement.locator(".pays")).to_have_text(
         [
-            "Ben pays Anna 180 points = 9.00",
-            "Ben pays Anna 170 points = 8.50",
-            "Anna pays Ben 190 points = 9.50",
+            "Game 1: Ben pays Anna 180 points = 9.00",
+            "Game 2: Ben pays Anna 170 points = 8.50",
+            "Game 3: Anna pays Ben 190 points = 9.50",
             "In all: Ben pays Anna 8.00",  # 180 + 170 − 190 = 160 points at 0.05
         ]
     )
@@ -182,32 +185,26 @@ def test_a_match_best_of_three_runs_game_after_game_to_the_winner(logged_in_page
         expect_totals(page, number, anna, ben)
         if number == 3:
             expect(standing).to_have_text("Match (best of 3): Anna 1 – Ben 0")
-            expect(page.locator(".game-results li")).to_have_text(
-                ["Game 1: Anna won by 230 points."]
-            )
+            expect(page.locator("caption .result")).to_have_text(["Anna won by 230 points."])
             expect(status(page)).to_have_text("Game 2, hand 4: Ben deals.")
-            expect(page.locator("tr.game-start")).to_have_count(0)
-        if number == 4:  # the first hand of game 2 opens it on the sheet
-            expect(page.locator("tr.game-start")).to_have_text(["Game 2"])
+            expect(game_titles(page)).to_have_text(["Game 1"])
+        if number == 4:  # the first hand of game 2 opens its own table
+            expect(game_titles(page)).to_have_text(["Game 1", "Game 2"])
         if number == 6:
             expect(standing).to_have_text("Match (best of 3): Anna 1 – Ben 1")
 
-    expect(page.locator("tr.game-start")).to_have_text(["Game 2", "Game 3"])
+    expect(game_titles(page)).to_have_text(["Game 1", "Game 2", "Game 3"])
     expect(status(page)).to_have_text("The partie is over: Anna won.")
     expect(standing).to_have_text("Match (best of 3): Anna 2 – Ben 1")
-    expect(page.locator(".game-results li")).to_have_text(
-        [
-            "Game 1: Anna won by 230 points.",
-            "Game 2: Ben won by 230 points.",
-            "Game 3: Anna won by 320 points.",
-        ]
+    expect(page.locator("caption .result")).to_have_text(
+        ["Anna won by 230 points.", "Ben won by 230 points.", "Anna won by 320 points."]
     )
     expect(page.locator("form.hand-form")).to_have_count(0)
     expect(page.locator(".settlement .pays")).to_have_text(
         [
-            "Ben pays Anna 230 points",
-            "Anna pays Ben 230 points",
-            "Ben pays Anna 320 points",
+            "Game 1: Ben pays Anna 230 points",
+            "Game 2: Anna pays Ben 230 points",
+            "Game 3: Ben pays Anna 320 points",
             "In all: Ben pays Anna 320 points",  # the first two cancel out
         ]
     )
@@ -276,7 +273,7 @@ def test_a_partnership_records_both_tables_and_settles_between_opposite_numbers(
     expect(status(page)).to_have_text("The partie is over: Anna & Cleo won.")
     expect(page.locator("form.hand-form")).to_have_count(0)
     expect(page.locator("tfoot tr.grand td.num")).to_have_text(["288", "38"])
-    expect(page.locator(".settlement .net")).to_have_text("Net: 250 points.")
+    expect(page.locator("tfoot tr.foot-net td.num")).to_have_text(["+250", "−250"])
     expect(page.locator(".settlement .pays")).to_have_text(
         ["Ben pays Anna 250 points", "Dan pays Cleo 250 points"]
     )

@@ -109,7 +109,8 @@ def test_a_three_player_chouette_plays_the_rules_example_and_changes_box(
     start_partie(page, "chouette", ["X", "Y", "Z"], stake="0.10")
 
     expect(page.get_by_role("heading", level=1)).to_have_text("X – Y – Z")
-    expect(page.locator("table.sheet thead th.num")).to_have_text(["Box: X", "Team"])
+    expect(page.locator("table.sheet thead th.num")).to_have_text(["X", "Team"])
+    expect(page.locator("table.sheet caption")).to_have_text("Game 1 · X in the box against Y, Z")
     for number, (box, captain, out, dealer, winner, points, *totals) in enumerate(CHOUETTE, 1):
         expect_roles(page, number, box, captain, out, dealer)
         knock(page, number, winner, points)
@@ -120,9 +121,9 @@ def test_a_three_player_chouette_plays_the_rules_example_and_changes_box(
     # Team 105 + 4 boxes × 20 + 100 = 285; X 30 + 20 = 50; X pays 235 to each member.
     expect(page.locator("tfoot tr.grand td.num")).to_have_text(["50", "285"])
     settlement = page.locator(".settlement")
-    expect(settlement.locator(".net")).to_have_text("Net: 235 points.")
+    expect(page.locator("tfoot tr.foot-net td.num")).to_have_text(["−470", "+235"])  # to each
     expect(settlement.locator(".pays")).to_have_text(
-        ["X pays Y 235 points = 23.50", "X pays Z 235 points = 23.50"]
+        ["Game 1: X pays Y 235 points = 23.50", "Game 1: X pays Z 235 points = 23.50"]
     )
     # The box lost the last hand: Z becomes box against his former partner, who deals.
     expect_roles(page, 6, "Z", "Y", "X", "Y")
@@ -130,10 +131,17 @@ def test_a_three_player_chouette_plays_the_rules_example_and_changes_box(
     expect_no_sideways_scroll(page)
 
     knock(page, 6, "Z", 10)  # the first hand of game 2, in fresh columns
-    expect(page.locator("tr.game-start")).to_have_text(["Game 2"])
+    # game 1 stays whole above, with X in its box; game 2 has its own table
+    expect(page.locator("table.sheet caption")).to_have_text(
+        [
+            "Game 1 · X in the box against Y, Z · the team won by 235 points.",
+            "Game 2 · Z in the box against Y, X",
+        ]
+    )
+    expect(page.locator("table.sheet thead th.num")).to_have_text(["X", "Team", "Z", "Team"])
     expect_totals(page, 6, 10, 0)
     expect(settlement.locator(".pays")).to_have_text(
-        ["X pays Y 235 points = 23.50", "X pays Z 235 points = 23.50"]
+        ["Game 1: X pays Y 235 points = 23.50", "Game 1: X pays Z 235 points = 23.50"]
     )
     expect_roles(page, 7, "Z", "X", "Y", "X")  # the box won: X captains, in Y's seat
 

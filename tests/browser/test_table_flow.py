@@ -88,7 +88,8 @@ def test_worked_example_from_sign_up_to_settlement(page: Page) -> None:
     expect(page.locator("#table .status")).to_have_text("The partie is over: Anna won.")
     expect(page.locator("form.hand-form")).to_have_count(0)
     expect(page.locator("tfoot tr.grand td.num")).to_have_text(["261", "86"])
-    expect(page.locator(".settlement")).to_contain_text("Net: 175 points.")
+    expect(page.locator("tfoot tr.foot-net td.num")).to_have_text(["+175", "−175"])
+    expect(page.locator("tfoot tr.foot-money td.num")).to_have_text(["+8.75", "−8.75"])
     expect(page.locator(".settlement .pays")).to_have_text("Ben pays Anna 175 points = 8.75")
     page.screenshot(path="/tmp/finished.png", full_page=True)
 

@@ -16,12 +16,12 @@ from scorekeeper.sheets.data import (
     Cell,
     EndLine,
     EveningSheet,
-    GameResult,
+    GameSummary,
     Group,
     PadError,
     PadGroup,
     Part,
-    PartieResult,
+    PartieSummary,
     PaymentLine,
     Play,
     Row,
@@ -929,22 +929,22 @@ def test_an_evening_lists_each_partie_the_nets_and_the_transfers():
         name="Friday at Anna's",
         played_on=date(2025, 3, 14),
         parties=(
-            PartieResult(
+            PartieSummary(
                 "First",
                 "Two players",
                 ("Anna", "Ben"),
-                (GameResult(None, (("Anna", 261), ("Ben", 86)), True, "Anna", 175),),
+                (GameSummary(None, (("Anna", 261), ("Ben", 86)), True, "Anna", 175),),
                 (
                     Balance("Anna", 175, Decimal("8.75")),
                     Balance("Ben", -175, Decimal("-8.75")),
                 ),
             ),
-            PartieResult(
+            PartieSummary(
                 "Rotation",
                 "Three players",
                 ("Paula", "Quinn", "Rita"),
                 (
-                    GameResult(
+                    GameSummary(
                         None, (("Paula", 340), ("Quinn", 0), ("Rita", 67)), True, "Paula", 513
                     ),
                 ),

@@ -1,4 +1,7 @@
-"""Fixtures of the table app: the worked example, FORMAT.md's record, parties to play on."""
+"""Fixtures of the table app: the worked example, FORMAT.md's record, parties to play on.
+
+The plain helpers that post the forms (start, record, ...) are in helpers.py.
+"""
 
 import copy
 from collections.abc import Callable
@@ -11,8 +14,8 @@ from django.contrib.auth.models import User
 
 from scorekeeper import engine
 from scorekeeper.table import services
-from scorekeeper.table.forms import rule_initial
 from scorekeeper.table.models import Evening, Partie
+from tests.table.helpers import rules_form_data, start_form_data
 
 K, G = engine.Hand.knock, engine.Hand.gin
 
@@ -97,46 +100,9 @@ def closed_partie(partie: Partie, play: Callable[..., Partie]) -> Partie:
     return play(partie, WORKED_EXAMPLE)
 
 
-def start_form_data(
-    preset: str = "classic", shown_preset: str | None = None, **overrides: Any
-) -> dict[str, Any]:
-    """The start form as a browser posts it: names, preset and every rule field filled."""
-    values = rule_initial(engine.preset(shown_preset or preset)) | overrides
-    data: dict[str, Any] = {
-        "kind": "two_player",
-        "player_1": "Anna",
-        "player_2": "Ben",
-        "first_dealer": "2",
-        "stake": "0.05",
-        "preset": preset,
-        "shown_preset": shown_preset or preset,
-    }
-    for name in engine.PARAMETERS:
-        value = values[name]
-        if value is True:
-            data[name] = "on"
-        elif value is False:  # an unchecked box is not posted at all
-            continue
-        else:
-            data[name] = "" if value is None else str(value)
-    return data
-
-
 @pytest.fixture
 def start_data() -> Callable[..., dict[str, Any]]:
     return start_form_data
-
-
-# The fields of the start form that are not rules: the rules page posts the rest.
-PARTIE_FIELDS = ("kind", "player_1", "player_2", "first_dealer", "stake")
-
-
-def rules_form_data(
-    preset: str = "classic", shown_preset: str | None = None, **overrides: Any
-) -> dict[str, Any]:
-    """The rules form as a browser posts it: the preset and every rule field filled."""
-    data = start_form_data(preset, shown_preset, **overrides)
-    return {name: value for name, value in data.items() if name not in PARTIE_FIELDS}
 
 
 @pytest.fixture

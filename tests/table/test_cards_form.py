@@ -19,6 +19,7 @@ from django.urls import reverse
 from scorekeeper import engine
 from scorekeeper.table import services
 from scorekeeper.table.models import Hand, HandChange, Partie
+from tests.table.helpers import post_hand
 
 pytestmark = pytest.mark.django_db
 
@@ -50,10 +51,6 @@ def cards(knocker_cards, defender_cards, knocker="Anna", kind="knock", **extra):
 
 def evaluate(knocker_cards=ANNA, defender_cards=BEN, **fields):
     return cards(knocker_cards, defender_cards, **fields) | {"evaluate": "1"}
-
-
-def post_hand(client, partie, data, **extra):
-    return client.post(reverse("hand_create", args=[partie.pk]), data, **extra)
 
 
 def text(fragment):

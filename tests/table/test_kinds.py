@@ -7,12 +7,13 @@ from decimal import Decimal
 
 import pytest
 from django.core.management import call_command
-from django.urls import resolve, reverse
+from django.urls import reverse
 
 from scorekeeper import engine
 from scorekeeper.engine.record import loads, tally
 from scorekeeper.table import selectors, services
 from scorekeeper.table.models import Hand, HandChange, Partie, Player
+from tests.table.helpers import page, post_hand, record, start, start_fields, wins
 
 pytestmark = pytest.mark.django_db
 
@@ -44,11 +45,6 @@ def gin(knocker, dd):
     return {"kind": "gin", "knocker": knocker, "defender_deadwood": str(dd)}
 
 
-def wins(knocker, points):
-    """A knock with 1 deadwood that scores ``points`` for the knocker."""
-    return knock(knocker, 1, points + 1)
-
-
 def at(table, fields):
     """A hand's fields as the round form names them at one table (prefix t1- or t2-)."""
     return {f"t{table}-{name}": value for name, value in fields.items()}
@@ -58,35 +54,12 @@ def round_of(first, second):
     return at(1, first) | at(2, second)
 
 
-def start_fields(start_data, kind, players=("Anna", "Ben"), preset="classic", **rules):
-    """The start form of a partie of ``kind``, the first player dealing."""
-    data = start_data(preset=preset, **rules) | {"kind": kind, "first_dealer": "1"}
-    data.update({f"player_{n}": name for n, name in enumerate(players, start=1)})
-    return data
-
-
-def start(client, data):
-    """Start a partie through the start form; the redirect names it."""
-    response = client.post(reverse("partie_new"), data)
-    assert response.status_code == 302, response.context["form"].errors
-    return Partie.objects.get(pk=resolve(response.url).kwargs["pk"])
-
-
-def post_hand(client, partie, data, **extra):
-    return client.post(reverse("hand_create", args=[partie.pk]), data, **extra)
-
-
-def record(client, partie, *hands):
-    """Record hands by plain POST, each redirected to the sheet."""
-    for data in hands:
-        response = post_hand(client, partie, data)
-        assert response.status_code == 302, response.context["form"].errors
-    partie.refresh_from_db()
-    return partie
-
-
-def page(client, partie):
-    return client.get(reverse("partie_detail", args=[partie.pk])).content.decode()
+def foot_line(html, label):
+    """The cells of one line under the hands of the table being played, as text."""
+    foot = html[html.index('<tfoot id="sheet-foot"') :]
+    line = foot[foot.index(f">{label}</th>") :]
+    line = line[: line.index("</tr>")]
+    return re.findall(r'<td class="num">([^<]*)</td>', line)
 
 
 def last_row(html):
@@ -138,8 +111,8 @@ def test_the_start_form_offers_every_kind_as_a_radio_button(client_owner):
         assert f'<input type="radio" name="kind" value="{kind}"' in html
 
 
-def test_starting_a_hollywood_partie_through_the_start_form(client_owner, owner, start_data):
-    partie = start(client_owner, start_fields(start_data, "hollywood", ("You", "Opp"), "hollywood"))
+def test_starting_a_hollywood_partie_through_the_start_form(client_owner, owner):
+    partie = start(client_owner, start_fields("hollywood", ("You", "Opp"), "hollywood"))
 
     assert (partie.owner, partie.kind, partie.state) == (owner, "hollywood", "running")
     assert partie.rules == engine.preset("hollywood").to_dict()
@@ -147,11 +120,11 @@ def test_starting_a_hollywood_partie_through_the_start_form(client_owner, owner,
     assert partie.first_dealer.name == "You"
     html = page(client_owner, partie)
     assert "Hand 1: You deals." in html
-    assert 'class="sheet kind-hollywood"' in html
+    assert 'class="sheet side-by-side"' in html
 
 
-def test_starting_a_match_through_the_start_form_keeps_best_of(client_owner, start_data):
-    partie = start(client_owner, start_fields(start_data, "match", best_of=3))
+def test_starting_a_match_through_the_start_form_keeps_best_of(client_owner):
+    partie = start(client_owner, start_fields("match", best_of=3))
 
     assert partie.kind == "match"
     assert partie.rules == engine.preset("classic", best_of=3).to_dict()
@@ -161,10 +134,9 @@ def test_starting_a_match_through_the_start_form_keeps_best_of(client_owner, sta
     assert "Match (best of 3):\n      Anna 0 – Ben 0</p>" in html
 
 
-def test_starting_a_partnership_seats_four_and_names_both_dealers(client_owner, start_data):
-    data = start_fields(
-        start_data, "partnership", ("Anna", "Ben", "Clara", "David"), "partnership"
-    ) | {"first_dealer": "2"}
+def test_starting_a_partnership_seats_four_and_names_both_dealers(client_owner):
+    names = ("Anna", "Ben", "Clara", "David")
+    data = start_fields("partnership", names, "partnership", first_dealer="2")
 
     partie = start(client_owner, data)
 
@@ -183,10 +155,8 @@ def test_starting_a_partnership_seats_four_and_names_both_dealers(client_owner, 
 
 
 @pytest.mark.parametrize("kind", ["two_player", "hollywood", "match"])
-def test_a_two_player_kind_with_a_third_name_is_refused_beside_the_third_player(
-    client_owner, start_data, kind
-):
-    data = start_fields(start_data, kind) | {"player_3": "Clara"}
+def test_a_two_player_kind_with_a_third_name_is_refused_beside_the_third_player(client_owner, kind):
+    data = start_fields(kind) | {"player_3": "Clara"}
 
     response = client_owner.post(reverse("partie_new"), data)
 
@@ -200,10 +170,8 @@ def test_a_two_player_kind_with_a_third_name_is_refused_beside_the_third_player(
     assert Player.objects.count() == 0
 
 
-def test_a_partnership_without_a_fourth_name_is_refused_beside_the_fourth_player(
-    client_owner, start_data
-):
-    data = start_fields(start_data, "partnership", ("Anna", "Ben", "Clara"), "partnership")
+def test_a_partnership_without_a_fourth_name_is_refused_beside_the_fourth_player(client_owner):
+    data = start_fields("partnership", ("Anna", "Ben", "Clara"), "partnership")
 
     response = client_owner.post(reverse("partie_new"), data)
 
@@ -215,12 +183,10 @@ def test_a_partnership_without_a_fourth_name_is_refused_beside_the_fourth_player
     assert Player.objects.count() == 0
 
 
-def test_a_partnership_whose_teams_would_have_one_name_is_refused_not_a_server_error(
-    client_owner, start_data
-):
+def test_a_partnership_whose_teams_would_have_one_name_is_refused_not_a_server_error(client_owner):
     # Anna & Ben + Clara and Anna + Ben & Clara: both columns "Anna & Ben & Clara"
     names = ("Anna & Ben", "Anna", "Clara", "Ben & Clara")
-    data = start_fields(start_data, "partnership", names, "partnership")
+    data = start_fields("partnership", names, "partnership")
 
     response = client_owner.post(reverse("partie_new"), data)
 
@@ -236,8 +202,8 @@ def test_a_partnership_whose_teams_would_have_one_name_is_refused_not_a_server_e
 
 
 @pytest.fixture
-def hollywood(client_owner, start_data):
-    return start(client_owner, start_fields(start_data, "hollywood", ("You", "Opp"), "hollywood"))
+def hollywood(client_owner):
+    return start(client_owner, start_fields("hollywood", ("You", "Opp"), "hollywood"))
 
 
 @pytest.fixture
@@ -259,31 +225,38 @@ def test_the_hollywood_example_of_the_rules_gives_each_game_its_totals(
     assert hollywood_example.state == "running"
 
     html = page(client_owner, hollywood_example)
-    headers = re.findall(r'<th scope="colgroup" colspan="2" class="group">(G\d)</th>', html)
-    assert headers == ["G1", "G2", "G3"]
+    headers = re.findall(r'<th scope="colgroup" colspan="2" class="group">(Game \d)</th>', html)
+    assert headers == ["Game 1", "Game 2", "Game 3"]
     assert re.findall(r'<th scope="col" class="num">(\w+)</th>', html) == ["You", "Opp"] * 3
     assert totals_in(last_row(html)) == [80, 62, 62, 50, 37, 20]
     # Opp's second win (hand 4) goes to games 1 and 2, not to game 3
     sheet = selectors.partie_sheet(hollywood_example)
-    assert sheet.rows[3].cells == [(None, 43), (30, 42), (None, 25), (30, 30), (None, 0), (None, 0)]
+    (table,) = sheet.tables
+    assert [(c.gain, c.total) for c in table.part.rows[3].cells] == [
+        (None, 43),
+        (30, 42),
+        (None, 25),
+        (30, 30),
+        (None, 0),
+        (None, 0),
+    ]
     assert "✓" not in html
 
 
-def test_a_hollywood_hand_by_htmx_returns_the_whole_table(client_owner, hollywood):
+def test_a_hollywood_hand_by_htmx_appends_its_row_while_no_game_closes(client_owner, hollywood):
     record(client_owner, hollywood, wins("You", 18))
 
     response = post_hand(client_owner, hollywood, wins("Opp", 12), **HTMX)
 
     assert response.status_code == 200
-    assert response["HX-Retarget"] == "#table"
-    assert response["HX-Reswap"] == "outerHTML"
+    assert "HX-Retarget" not in response
+    assert "hand-recorded" in response["HX-Trigger"]
     html = response.content.decode()
-    assert html.lstrip().startswith('<section id="table"')
     assert "<html" not in html
-    assert "Hand 3: You deals." in html  # Opp won, You lost: You deals
-    assert html.count('<tr class="hand') == 2
+    assert "Hand 3: You deals." in html  # Opp won, You lost: You deals (out of band)
+    assert html.count('<tr class="hand') == 1  # only the new row
     assert totals_in(last_row(html)) == [18, 12, 0, 0, 0, 0]
-    assert '<form id="hand-form"' in html  # a fresh form in the new table
+    assert '<tfoot id="sheet-foot" hx-swap-oob="true">' in html
     assert "hand 2 recorded" in html
     assert Hand.objects.filter(partie=hollywood).count() == 2
 
@@ -293,15 +266,18 @@ def test_a_hollywood_game_that_closes_is_marked_and_its_net_shows(client_owner, 
     response = post_hand(client_owner, hollywood_example, wins("You", 20), **HTMX)
 
     html = response.content.decode()
-    assert '<th scope="colgroup" colspan="2" class="group closed">G1 ✓' in html
-    assert '<th scope="colgroup" colspan="2" class="group">G2</th>' in html
-    assert '<th scope="colgroup" colspan="2" class="group">G3</th>' in html
+    assert response["HX-Retarget"] == "#table"  # a closed game changes the headers
+    assert '<th scope="colgroup" colspan="2" class="group closed">Game 1 ✓' in html
+    assert '<th scope="colgroup" colspan="2" class="group">Game 2</th>' in html
+    assert '<th scope="colgroup" colspan="2" class="group">Game 3</th>' in html
     assert totals_in(last_row(html)) == [100, 62, 82, 50, 57, 20]
     # G1: You 100 + 5 boxes × 20 + 100 = 300, Opp 62 + 3 × 20 = 122
     assert '<td class="num">300</td><td class="num">122</td>' in html
-    assert '<p class="net">G1: You won, net 178 points.</p>' in html
-    assert "Opp pays You 178 points</strong> = 8.90" in html
-    assert "G2: " not in html and "G3: " not in html
+    # the net and money lines: game 1's columns only, games 2 and 3 still running
+    net = foot_line(html, "Net")
+    assert net == ["+178", "−178", "", "", "", ""]
+    assert "Game 1: Opp pays You 178 points</strong> = 8.90" in html
+    assert "Game 2: " not in html and "Game 3: " not in html
     hollywood_example.refresh_from_db()
     assert hollywood_example.state == "running"
     assert hollywood_example.summary["games"][0] == {"You": 300, "Opp": 122}
@@ -314,7 +290,7 @@ def test_once_all_three_hollywood_games_closed_a_further_hand_is_refused(
     record(client_owner, hollywood_example, wins("You", 20), gin("You", 60))
     assert hollywood_example.state == "closed"
     html = page(client_owner, hollywood_example)
-    assert re.findall(r'class="group closed">(G\d) ✓', html) == ["G1", "G2", "G3"]
+    assert re.findall(r'class="group closed">(Game \d) ✓', html) == ["Game 1", "Game 2", "Game 3"]
     assert "The partie is over." in html
     assert '<form id="hand-form"' not in html
     before = state_of(hollywood_example)
@@ -343,8 +319,8 @@ def test_once_all_three_hollywood_games_closed_a_further_hand_is_refused(
 
 
 @pytest.fixture
-def match(client_owner, start_data):
-    return start(client_owner, start_fields(start_data, "match", best_of=3))
+def match(client_owner):
+    return start(client_owner, start_fields("match", best_of=3))
 
 
 # Game 1: Anna 22, Ben 36, Anna 80 → Anna 102 wins; 242 to 56, net 186.
@@ -361,8 +337,8 @@ def test_a_match_game_that_closes_leaves_the_next_hand_to_game_2(client_owner, m
     assert html.lstrip().startswith('<section id="table"')
     assert "Game 2, hand 4: Ben deals." in html
     assert "Match (best of 3):\n      Anna 1 – Ben 0</p>" in html
-    assert "<li>Game 1: Anna won by 186 points.</li>" in html
-    assert "Ben pays Anna 186 points" in html
+    assert '<strong>Game 1</strong> · <span class="result">Anna won by 186 points.</span>' in html
+    assert "Game 1: Ben pays Anna 186 points" in html
     assert '<form id="hand-form"' in html
     match.refresh_from_db()
     assert match.state == "running"
@@ -370,8 +346,10 @@ def test_a_match_game_that_closes_leaves_the_next_hand_to_game_2(client_owner, m
     record(client_owner, match, knock("Ben", 3, 20))  # Ben +17, the first hand of game 2
 
     html = page(client_owner, match)
-    assert '<tr class="game-start"><th scope="rowgroup" colspan="5">Game 2</th></tr>' in html
-    assert html.count('class="game-start"') == 1
+    # every game whole: game 1 stays a table of its own, with its bonuses and total
+    assert re.findall(r"<caption><strong>(Game \d)</strong>", html) == ["Game 1", "Game 2"]
+    assert html.count("<tfoot") == 2
+    assert html.count('<tbody id="sheet-body">') == 1  # new hands go to game 2's table
     assert "Game 2, hand 5: Anna deals." in html
     assert "Anna 1 – Ben 0</p>" in html
     assert totals_in(last_row(html)) == [0, 17]  # game 2's running totals
@@ -400,14 +378,14 @@ def test_a_best_of_3_match_played_to_the_end(client_owner, match):
     html = page(client_owner, match)
     assert "The partie is over: Anna won." in html
     assert "Match (best of 3):\n      Anna 2 – Ben 1</p>" in html
-    assert "<li>Game 2: Ben won by 357 points.</li>" in html
-    assert "<li>Game 3: Anna won by 320 points.</li>" in html
+    assert '<strong>Game 2</strong> · <span class="result">Ben won by 357 points.</span>' in html
+    assert '<strong>Game 3</strong> · <span class="result">Anna won by 320 points.</span>' in html
     assert '<form id="hand-form"' not in html
     # one settlement line per closed game
     assert re.findall(r'<p class="pays"><strong>([^<]*)</strong>', html) == [
-        "Ben pays Anna 186 points",
-        "Anna pays Ben 357 points",
-        "Ben pays Anna 320 points",
+        "Game 1: Ben pays Anna 186 points",
+        "Game 2: Anna pays Ben 357 points",
+        "Game 3: Ben pays Anna 320 points",
     ]
     sheet = selectors.partie_sheet(match)
     assert [(p.payer, p.payee, p.points) for p in sheet.payments] == [
@@ -431,9 +409,9 @@ def test_a_best_of_3_match_played_to_the_end(client_owner, match):
 
 
 @pytest.fixture
-def partnership(client_owner, start_data):
+def partnership(client_owner):
     names = ("Anna", "Ben", "Clara", "David")
-    return start(client_owner, start_fields(start_data, "partnership", names, "partnership"))
+    return start(client_owner, start_fields("partnership", names, "partnership"))
 
 
 # RULES.md §6: A beats B by 16 and C beats D by 12 → A/C score 28.
@@ -466,18 +444,15 @@ def test_a_round_that_both_partners_win_scores_the_sum(client_owner, owner, part
     assert "Table 1: Knock Anna 4 v 20" in html and "Table 2: Knock Clara 2 v 14" in html
 
 
-def test_a_split_round_by_htmx_scores_the_difference_and_returns_the_whole_table(
-    client_owner, partnership
-):
+def test_a_split_round_by_htmx_scores_the_difference_and_appends_its_row(client_owner, partnership):
     record(client_owner, partnership, BOTH_WIN)
 
     response = post_hand(client_owner, partnership, SPLIT, **HTMX)
 
     assert response.status_code == 200
-    assert response["HX-Retarget"] == "#table"
-    assert response["HX-Reswap"] == "outerHTML"
+    assert "HX-Retarget" not in response
     html = response.content.decode()
-    assert html.lstrip().startswith('<section id="table"')
+    assert html.count('<tr class="hand') == 1
     assert "<html" not in html
     row = last_row(html)
     assert '<span class="gain">+2</span><span class="total">30</span>' in row

@@ -69,7 +69,8 @@ def test_the_score_sheet_runs_as_many_queries_for_300_hands_as_for_10(client_own
     large_page = client_owner.get(reverse("partie_detail", args=[large.pk]))
     assert len(large_page.context["sheet"].rows) == 300
     # 30 knocks of one point each: Anna's on hands 10, 30, 50 …, Ben's on 20, 40, 60 …
-    assert [f.points for f in large_page.context["sheet"].finals] == [15, 15]
+    (game,) = large_page.context["sheet"].games
+    assert [final.points for final in game.tally.players.values()] == [15, 15]
 
 
 def test_the_shared_sheet_runs_as_many_queries_for_300_hands_as_for_10(client, partie_of):

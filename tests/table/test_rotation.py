@@ -16,6 +16,7 @@ from django.urls import resolve, reverse
 from scorekeeper.engine.record import loads, tally
 from scorekeeper.table import selectors
 from scorekeeper.table.models import Hand, HandChange, Partie, Seat
+from tests.table.helpers import page, post_hand, record, start, start_fields, wins
 
 pytestmark = pytest.mark.django_db
 
@@ -25,47 +26,6 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 CHOUETTE_EXAMPLE = (("Y", 20), ("Y", 15), ("X", 30), ("Z", 40), ("Z", 30))
 # RULES.md §6, three players [C]: P box, Q captain, R out. P+20, R+15, R+12.
 THREE_PLAYER_EXAMPLE = (("P", 20), ("R", 15), ("R", 12))
-
-
-def wins(knocker, points):
-    """A knock with 1 deadwood that scores ``points`` for the knocker."""
-    return {
-        "kind": "knock",
-        "knocker": knocker,
-        "knocker_deadwood": "1",
-        "defender_deadwood": str(points + 1),
-    }
-
-
-def start_fields(start_data, kind, players, stake="0", **extra):
-    """The start form of a chouette or a three-player rotation, players in cut order."""
-    data = start_data() | {"kind": kind, "first_dealer": "1", "stake": stake}
-    data.update({f"player_{n}": name for n, name in enumerate(players, start=1)})
-    return data | extra
-
-
-def start(client, data):
-    """Start a partie through the start form; the redirect names it."""
-    response = client.post(reverse("partie_new"), data)
-    assert response.status_code == 302, response.context["form"].errors
-    return Partie.objects.get(pk=resolve(response.url).kwargs["pk"])
-
-
-def post_hand(client, partie, data, **extra):
-    return client.post(reverse("hand_create", args=[partie.pk]), data, **extra)
-
-
-def record(client, partie, *hands):
-    """Record hands by plain POST, each redirected to the sheet."""
-    for who, points in hands:
-        response = post_hand(client, partie, wins(who, points))
-        assert response.status_code == 302, response.context["form"].errors
-    partie.refresh_from_db()
-    return partie
-
-
-def page(client, partie):
-    return client.get(reverse("partie_detail", args=[partie.pk])).content.decode()
 
 
 def status(html):
@@ -87,19 +47,27 @@ def field_errors(html, name):
 
 
 def row_texts(html):
-    """What each row of the sheet says about its hand (knocker, roles, dealer)."""
-    body = html[html.index('<tbody id="sheet-body">') : html.index("</tbody>")]
-    return [" ".join(text.split()) for text in re.findall(r"<small>(.*?)</small>", body, re.S)]
+    """What each row of the sheet, in every game's table, says about its hand (knocker,
+    roles, dealer)."""
+    bodies = re.findall(r"<tbody.*?</tbody>", html, re.S)
+    return [
+        " ".join(text.split())
+        for body in bodies
+        for text in re.findall(r"<small>(.*?)</small>", body, re.S)
+    ]
 
 
 def totals_in(html):
-    body = html[html.index('<tbody id="sheet-body">') : html.index("</tbody>")]
+    """The running totals in the table of the game being played."""
+    start = html.index('<tbody id="sheet-body">')
+    body = html[start : html.index("</tbody>", start)]
     return [int(total) for total in re.findall(r'<span class="total">(-?\d+)</span>', body)]
 
 
 def foot_line(html, label):
     """The figures of one line of the sheet's footer."""
-    foot = html[html.index('<tfoot id="sheet-foot"') : html.index("</tfoot>")]
+    start = html.index('<tfoot id="sheet-foot"')
+    foot = html[start : html.index("</tfoot>", start)]
     line = foot[foot.index(f">{label}</th>") :]
     line = line[: line.index("</tr>")]
     return [int(n) for n in re.findall(r'<td class="num">(-?\d+)</td>', line)]
@@ -131,16 +99,16 @@ def seats_of(partie):
 
 
 @pytest.fixture
-def chouette(client_owner, start_data):
+def chouette(client_owner):
     """X, Y and Z in cut order, at 0.10 a point; Z plays the box for 0.20 a point."""
-    data = start_fields(start_data, "chouette", ["X", "Y", "Z"], stake="0.10", stake_3="0.20")
+    data = start_fields("chouette", ["X", "Y", "Z"], stake="0.10", stake_3="0.20")
     return start(client_owner, data)
 
 
 @pytest.fixture
-def three_player(client_owner, start_data):
+def three_player(client_owner):
     """P, Q and R in cut order, at 0.05 a point."""
-    return start(client_owner, start_fields(start_data, "three_player", ["P", "Q", "R"], "0.05"))
+    return start(client_owner, start_fields("three_player", ["P", "Q", "R"], stake="0.05"))
 
 
 # Starting a chouette and a three-player rotation through the start form
@@ -172,10 +140,8 @@ def test_a_three_player_chouette_seats_the_cut_order_and_the_first_captain_deals
     )
 
 
-def test_a_five_player_chouette_keeps_each_members_own_stake(client_owner, start_data):
-    data = start_fields(
-        start_data, "chouette", ["A", "B", "C", "D", "E"], stake="0.05", stake_4="0.5"
-    )
+def test_a_five_player_chouette_keeps_each_members_own_stake(client_owner):
+    data = start_fields("chouette", ["A", "B", "C", "D", "E"], stake="0.05", stake_4="0.5")
 
     partie = start(client_owner, data)
 
@@ -202,8 +168,8 @@ def test_a_three_player_rotation_seats_box_captain_out_and_the_box_deals(
     )
 
 
-def test_a_member_stake_is_kept_only_for_a_chouette(client_owner, start_data):
-    data = start_fields(start_data, "three_player", ["P", "Q", "R"], stake_2="0.5")
+def test_a_member_stake_is_kept_only_for_a_chouette(client_owner):
+    data = start_fields("three_player", ["P", "Q", "R"], stake="0", stake_2="0.5")
 
     partie = start(client_owner, data)
 
@@ -211,8 +177,8 @@ def test_a_member_stake_is_kept_only_for_a_chouette(client_owner, start_data):
 
 
 @pytest.mark.parametrize("kind", ["chouette", "three_player"])
-def test_two_names_are_too_few_and_the_third_player_is_asked_for(client_owner, start_data, kind):
-    response = client_owner.post(reverse("partie_new"), start_fields(start_data, kind, ["X", "Y"]))
+def test_two_names_are_too_few_and_the_third_player_is_asked_for(client_owner, kind):
+    response = client_owner.post(reverse("partie_new"), start_fields(kind, ["X", "Y"], stake="0"))
 
     assert response.status_code == 200
     html = response.content.decode()
@@ -221,9 +187,9 @@ def test_two_names_are_too_few_and_the_third_player_is_asked_for(client_owner, s
     assert Partie.objects.count() == 0
 
 
-def test_a_chouette_seats_eight_and_a_ninth_name_has_no_field_to_go_in(client_owner, start_data):
+def test_a_chouette_seats_eight_and_a_ninth_name_has_no_field_to_go_in(client_owner):
     names = [f"P{n}" for n in range(1, 10)]
-    data = start_fields(start_data, "chouette", names)  # player_9 is not a field of the form
+    data = start_fields("chouette", names, stake="0")  # player_9 is not a field of the form
 
     partie = start(client_owner, data)
 
@@ -231,10 +197,8 @@ def test_a_chouette_seats_eight_and_a_ninth_name_has_no_field_to_go_in(client_ow
     assert "player_9" not in client_owner.get(reverse("partie_new")).content.decode()
 
 
-def test_a_three_player_rotation_with_a_fourth_name_is_refused_beside_player_4(
-    client_owner, start_data
-):
-    data = start_fields(start_data, "three_player", ["P", "Q", "R", "S"])
+def test_a_three_player_rotation_with_a_fourth_name_is_refused_beside_player_4(client_owner):
+    data = start_fields("three_player", ["P", "Q", "R", "S"], stake="0")
 
     response = client_owner.post(reverse("partie_new"), data)
 
@@ -244,8 +208,8 @@ def test_a_three_player_rotation_with_a_fourth_name_is_refused_beside_player_4(
     assert Partie.objects.count() == 0
 
 
-def test_the_same_name_twice_is_refused_beside_the_second(client_owner, start_data):
-    data = start_fields(start_data, "chouette", ["X", "Y", "x"])
+def test_the_same_name_twice_is_refused_beside_the_second(client_owner):
+    data = start_fields("chouette", ["X", "Y", "x"], stake="0")
 
     response = client_owner.post(reverse("partie_new"), data)
 
@@ -351,24 +315,27 @@ def test_the_chouette_example_x_pays_235_to_y_and_to_z_at_each_stake(client_owne
     assert foot_line(html, "Box bonus (20 each)") == [20, 80]
     assert foot_line(html, "Game bonus") == [0, 100]
     assert foot_line(html, "Total") == [50, 285]
-    assert '<p class="net">Net: 235 points.</p>' in html
+    assert '<td class="num">+235</td>' in html  # the team's net, for each member
     # Y plays at the partie's 0.10, Z at his own 0.20: only Z's amount differs
-    assert pays_lines(html) == ["X pays Y 235 points = 23.50", "X pays Z 235 points = 47.00"]
+    assert pays_lines(html) == [
+        "Game 1: X pays Y 235 points = 23.50",
+        "Game 1: X pays Z 235 points = 47.00",
+    ]
 
 
-def test_a_member_stake_changes_that_members_amount_only(client_owner, start_data):
-    data = start_fields(start_data, "chouette", ["X", "Y", "Z"], stake="0.10")
+def test_a_member_stake_changes_that_members_amount_only(client_owner):
+    data = start_fields("chouette", ["X", "Y", "Z"], stake="0.10")
     same = record(client_owner, start(client_owner, data), *CHOUETTE_EXAMPLE)
-    data = start_fields(start_data, "chouette", ["X", "Y", "Z"], stake="0.10", stake_2="0.01")
+    data = start_fields("chouette", ["X", "Y", "Z"], stake="0.10", stake_2="0.01")
     own = record(client_owner, start(client_owner, data), *CHOUETTE_EXAMPLE)
 
     assert pays_lines(page(client_owner, same)) == [
-        "X pays Y 235 points = 23.50",
-        "X pays Z 235 points = 23.50",
+        "Game 1: X pays Y 235 points = 23.50",
+        "Game 1: X pays Z 235 points = 23.50",
     ]
     assert pays_lines(page(client_owner, own)) == [
-        "X pays Y 235 points = 2.35",
-        "X pays Z 235 points = 23.50",
+        "Game 1: X pays Y 235 points = 2.35",
+        "Game 1: X pays Z 235 points = 23.50",
     ]
 
 
@@ -398,12 +365,20 @@ def test_in_game_2_the_old_box_sits_in_the_team_and_the_rows_start_game_2(client
 
     html = page(client_owner, chouette)
     assert status(html) == "Hand 7: Z in the box against X (captain); X deals. Out: Y."
-    assert '<th scope="rowgroup" colspan="5">Game 2</th>' in html
+    # game 1 stays whole, with X as its box; game 2 has Z in the box
+    assert re.findall(r"<caption><strong>(Game \d)</strong> · ([^<]*)", html) == [
+        ("Game 1", "X in the box against Y, Z · "),
+        ("Game 2", "Z in the box against Y, X"),
+    ]
+    assert re.findall(r'<th scope="col" class="num">(\w+)</th>', html) == ["X", "Team", "Z", "Team"]
     assert row_texts(html)[-1] == "Z 1 v 26 · Z box, Y captain · X out · Y dealt"
     assert totals_in(html)[-2:] == [25, 0]  # game 2 starts from nothing
     assert foot_line(html, "Boxes") == [1, 0]
     # game 1 stays settled while game 2 runs
-    assert pays_lines(html) == ["X pays Y 235 points = 23.50", "X pays Z 235 points = 47.00"]
+    assert pays_lines(html) == [
+        "Game 1: X pays Y 235 points = 23.50",
+        "Game 1: X pays Z 235 points = 47.00",
+    ]
 
 
 # A five-player chouette over two games
@@ -424,8 +399,8 @@ FIVE_HANDS = (
 
 
 @pytest.fixture
-def five(client_owner, start_data):
-    return start(client_owner, start_fields(start_data, "chouette", FIVE, stake="0.05"))
+def five(client_owner):
+    return start(client_owner, start_fields("chouette", FIVE, stake="0.05"))
 
 
 def test_the_captaincy_goes_round_the_team_and_wraps_to_the_first_captain(client_owner, five):
@@ -455,7 +430,7 @@ def test_when_the_box_won_the_game_he_stays_and_the_next_member_captains_and_dea
     assert foot_line(html, "Total") == [300, 30]  # A 100 + 100 + 5 × 20; team 10 + 20
     assert status(html) == "Hand 7: A in the box against C (captain); C deals. Out: D, E, B."
     assert knocker_choices(html) == ["A", "C"]
-    assert pays_lines(html) == [f"{m} pays A 270 points = 13.50" for m in "BCDE"]
+    assert pays_lines(html) == [f"Game 1: {m} pays A 270 points = 13.50" for m in "BCDE"]
 
 
 def test_when_the_box_lost_the_game_the_captain_takes_the_box_and_the_old_box_joins_last(
@@ -472,8 +447,8 @@ def test_when_the_box_lost_the_game_the_captain_takes_the_box_and_the_old_box_jo
         "C 1 v 61 · A box, C captain · D, E, B out · C dealt",
         "C 1 v 46 · A box, C captain · D, E, B out · A dealt",
     ]
-    assert pays_lines(html) == [f"{m} pays A 270 points = 13.50" for m in "BCDE"] + [
-        f"A pays {m} 345 points = 17.25" for m in "CDEB"
+    assert pays_lines(html) == [f"Game 1: {m} pays A 270 points = 13.50" for m in "BCDE"] + [
+        f"Game 2: A pays {m} 345 points = 17.25" for m in "CDEB"
     ]
     assert five.summary["next_dealer"] == "D"
 
@@ -691,8 +666,8 @@ def test_an_export_imports_again_with_the_same_seats_stakes_and_sheet(client_own
     assert status(again) == status(original)
 
 
-def test_whole_stakes_are_exported_as_plain_numbers_and_import_again(client_owner, start_data):
-    data = start_fields(start_data, "chouette", ["X", "Y", "Z"], stake="10", stake_2="20")
+def test_whole_stakes_are_exported_as_plain_numbers_and_import_again(client_owner):
+    data = start_fields("chouette", ["X", "Y", "Z"], stake="10", stake_2="20")
     partie = record(client_owner, start(client_owner, data), *CHOUETTE_EXAMPLE)
 
     exported = json.loads(export(client_owner, partie))
@@ -701,8 +676,8 @@ def test_whole_stakes_are_exported_as_plain_numbers_and_import_again(client_owne
     response = client_owner.post(reverse("partie_import"), {"text": json.dumps(exported)})
     copy = Partie.objects.get(pk=resolve(response.url).kwargs["pk"])
     assert pays_lines(page(client_owner, copy)) == [
-        "X pays Y 235 points = 4700.00",
-        "X pays Z 235 points = 2350.00",
+        "Game 1: X pays Y 235 points = 4700.00",
+        "Game 1: X pays Z 235 points = 2350.00",
     ]
 
 

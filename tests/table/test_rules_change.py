@@ -111,7 +111,7 @@ def test_a_post_without_confirm_shows_the_totals_now_and_after_and_saves_nothing
     response = client_owner.post(url_of(running), rules_data(gin_bonus=30))
 
     assert response.status_code == 200
-    assert response.context["after"].finals[1].total == 46
+    assert response.context["after"].column_totals[1] == ("Ben", 46)
     html = response.content.decode()
     assert compare_rows(html) == [
         ("Anna", "22", "22"),
@@ -296,12 +296,12 @@ def test_the_preview_of_a_hollywood_partie_labels_each_game(client_owner, owner,
 
     assert response.status_code == 200
     assert compare_rows(response.content.decode()) == [
-        ("G1 You", "43", "43"),
-        ("G1 Opp", "30", "40"),
-        ("G2 You", "25", "25"),
-        ("G2 Opp", "0", "0"),
-        ("G3 You", "0", "0"),
-        ("G3 Opp", "0", "0"),
+        ("Game 1 You", "43", "43"),
+        ("Game 1 Opp", "30", "40"),
+        ("Game 2 You", "25", "25"),
+        ("Game 2 Opp", "0", "0"),
+        ("Game 3 You", "0", "0"),
+        ("Game 3 Opp", "0", "0"),
         ("State", "running", "running"),
     ]
 

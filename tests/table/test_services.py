@@ -180,7 +180,7 @@ def test_hand_edit_scores_every_later_hand_again_and_keeps_before_and_after(
     assert partie.summary["totals"] == {"Anna": 53, "Ben": 46}
     assert partie.summary["hands"] == 4
     sheet = selectors.partie_sheet(partie)
-    assert [[total for _, total in row.cells] for row in sheet.rows] == [
+    assert [[cell.total for cell in row.cells] for row in sheet.rows] == [
         [2, 0],
         [2, 36],
         [2, 46],

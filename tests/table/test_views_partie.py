@@ -125,7 +125,7 @@ def test_owner_sees_the_score_sheet_with_running_totals_and_the_hand_form(
     assert response.status_code == 200
     html = response.content.decode()
     assert "<h1>Anna – Ben</h1>" in html
-    assert [row.cells for row in response.context["sheet"].rows] == [
+    assert [[(c.gain, c.total) for c in row.cells] for row in response.context["sheet"].rows] == [
         [(22, 22), (None, 0)],
         [(None, 22), (36, 36)],
     ]
@@ -141,8 +141,11 @@ def test_owner_sees_the_final_totals_and_who_pays_on_a_closed_partie(client_owne
 
     html = response.content.decode()
     assert "The partie is over: Anna won." in html
-    assert '<tr class="grand"><th scope="row" colspan="2">Total</th>' in html
+    assert '<tr class="foot-total grand"><th scope="row" colspan="2">Total</th>' in html
     assert '<td class="num">261</td><td class="num">86</td>' in html
+    # the net and the money, as on the printed sheet, under the totals
+    assert '<td class="num">+175</td><td class="num">−175</td>' in html
+    assert '<td class="num">+8.75</td><td class="num">−8.75</td>' in html
     assert "Ben pays Anna 175 points</strong> = 8.75" in html
     assert response.context["form"] is None
     assert "hand-form" not in html
@@ -416,7 +419,7 @@ def test_the_hand_edit_page_is_filled_with_the_hand(client_owner, partie, play):
     assert f'href="{reverse("hand_delete", args=[partie.pk, 2])}"' in html
     assert 'name="defender_deadwood" value="16"' in html
     assert '<input type="radio" name="knocker" value="Ben" id="id_knocker_1" checked>' in html
-    assert '<input type="radio" name="kind" value="gin" id="id_kind_1" checked required>' in html
+    assert '<input type="radio" name="kind" value="gin" id="id_kind_1" required checked>' in html
 
 
 def test_editing_a_hand_by_post_saves_it_and_redirects(client_owner, owner, partie, play):

@@ -1,13 +1,14 @@
 """Template helpers for score sheets: a hand in words, a card with its suit."""
 
+from decimal import Decimal
+
 from django import template
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
-from scorekeeper import engine
-from scorekeeper.table.forms import PRESET_NAMES, RULE_HELP, describe_rule
+from scorekeeper import engine, vocabulary
 from scorekeeper.table.selectors import plain_amount
+from scorekeeper.vocabulary import describe_rule, rule_label
 
 register = template.Library()
 
@@ -46,23 +47,15 @@ def card(code: str) -> str:
         return code
 
 
-OUTCOME_LABELS = {
-    "knock": gettext_lazy("Knock"),
-    "undercut": gettext_lazy("Undercut"),
-    "gin": gettext_lazy("Gin"),
-    "big_gin": gettext_lazy("Big gin"),
-    "no_game": gettext_lazy("No game"),
-    "void": gettext_lazy("Void"),
-}
-
-
 # Money with its cents, however it was stored: 45.00, 5.40 (not 45, 5.4 or 5.4000).
 register.filter("money", plain_amount)
 
 
-@register.filter
-def outcome_label(outcome: engine.Outcome) -> str:
-    return str(OUTCOME_LABELS[outcome])
+register.filter("outcome_label", vocabulary.outcome_name)
+register.filter("preset_name", vocabulary.preset_name)
+register.filter("team_name", vocabulary.side_name)
+register.filter("column_name", vocabulary.column_name)
+register.filter("game_name", vocabulary.game_name)
 
 
 @register.simple_tag
@@ -72,14 +65,20 @@ def rule_changes(rules: engine.Ruleset) -> str:
 
 
 @register.filter
-def preset_name(preset: str) -> str:
-    return str(PRESET_NAMES.get(preset, preset))
+def foot_label(item: engine.Foot, rules: engine.Ruleset) -> str:
+    return vocabulary.foot_label(item, rules)
 
 
 @register.filter
-def final_value(final: engine.Final, name: str) -> int:
-    """One figure of a column's final totals: points, box_bonus, ..., total."""
-    return getattr(final, name)
+def foot_value(value: int | Decimal | None, item: engine.Foot) -> str:
+    """A figure under the hands: the net and the money signed (won +, paid −), money
+    with its cents; nothing where the game has no such figure."""
+    if value is None:
+        return ""
+    text = str(plain_amount(Decimal(value))) if item == engine.Foot.MONEY else str(value)
+    if item in (engine.Foot.NET, engine.Foot.MONEY) and value > 0:
+        return "+" + text
+    return text.replace("-", "−")
 
 
 @register.simple_tag
@@ -91,32 +90,12 @@ def rule_diff(before: dict, after: dict) -> str:
     parts = []
     for name in names:
         if name == "preset":
-            parts.append(f"{preset_name(before.get(name))} → {preset_name(after.get(name))}")
+            old, new = before.get(name), after.get(name)
+            parts.append(f"{vocabulary.preset_name(old)} → {vocabulary.preset_name(new)}")
         else:
             old, new = describe_rule(name, before.get(name)), describe_rule(name, after.get(name))
-            parts.append(f"{old} → {new.removeprefix(str(RULE_HELP[name][0])).strip()}")
+            parts.append(f"{old} → {new.removeprefix(rule_label(name)).strip()}")
     return ", ".join(parts)
-
-
-@register.filter
-def compare_finals(before_cells: list, after_sheet) -> list[tuple[int, int, str]]:
-    """Each column's total now and under other rules, labelled with game and name."""
-    labels = [
-        f"{group.label} {name}" if group.label else name
-        for group in after_sheet.groups
-        for name in group.columns
-    ]
-    after = [final.total for final, _ in after_sheet.final_cells]
-    return [
-        (final.total, new, label)
-        for (final, _), new, label in zip(before_cells, after, labels, strict=True)
-    ]
-
-
-@register.filter
-def team_name(name: str | None) -> str:
-    """A chouette's team column is called "team" in records; say it in words."""
-    return str(_("the team")) if name == "team" else name or ""
 
 
 @register.filter

@@ -49,7 +49,8 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         kind = options["kind"]
-        name = options["preset"] or ("hollywood" if kind == "hollywood" else "classic")
+        # A kind with presets of its own (Hollywood) prints them unless told otherwise.
+        name = options["preset"] or engine.SESSION_KINDS.get(kind, engine.Game).preset
         try:
             rules = engine.preset(name, **self._overrides(options["rule"]))
             pad = score_pad(

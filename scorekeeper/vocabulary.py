@@ -1,0 +1,200 @@
+"""The words of the game, in one place: kinds, presets, rules, outcomes, roles and the
+lines of a score sheet. Forms, pages and PDFs all say things the same way, in the active
+language (every label is lazy, so it is translated when it is shown).
+"""
+
+from __future__ import annotations
+
+from django.utils.functional import Promise
+from django.utils.translation import gettext as gettext_now
+from django.utils.translation import gettext_lazy as _
+
+from scorekeeper import engine
+
+# Each kind: its short name (sheets, lists) and how the start form explains it.
+KIND_NAMES = {
+    "two_player": _("Two players"),
+    "hollywood": _("Hollywood"),
+    "match": _("Match"),
+    "partnership": _("Partnership"),
+    "chouette": _("Chouette"),
+    "three_player": _("Three players"),
+}
+KIND_CHOICES = {
+    "two_player": _("Two players"),
+    "hollywood": _("Hollywood (three games at once)"),
+    "match": _("Match (best of several games)"),
+    "partnership": _("Partnership (four players, two tables)"),
+    "chouette": _("Chouette (one in the box against a team)"),
+    "three_player": _("Three players (box, captain, out)"),
+}
+
+PRESET_LABELS = {
+    "classic": _("Classic (German rules: undercut 10, gin 20, box 20)"),
+    "modern": _("Modern (undercut 25, gin 25, big gin 31, box 25)"),
+    "oklahoma": _("Oklahoma (the upcard sets the knock limit, spades double)"),
+    "straight": _("Straight gin (gin only, no knocking)"),
+    "round_the_corner": _("Round the corner (K-A-2 runs, ace 15 in deadwood)"),
+    "hollywood": _("Hollywood (classic values, three games at once)"),
+    "partnership": _("Partnership (classic values, target 125)"),
+}
+
+PRESET_NAMES = {
+    "classic": _("Classic"),
+    "modern": _("Modern"),
+    "oklahoma": _("Oklahoma"),
+    "straight": _("Straight gin"),
+    "round_the_corner": _("Round the corner"),
+    "hollywood": _("Hollywood"),
+    "partnership": _("Partnership"),
+}
+
+# Each rule with its label and a one-line explanation for the start form.
+RULE_HELP: dict[str, tuple[Promise, Promise]] = {
+    "knock_limit": (
+        _("Knock limit"),
+        _("Most deadwood a knock may have; 'upcard': the first upcard sets it."),
+    ),
+    "undercut_bonus": (
+        _("Undercut bonus"),
+        _("Extra points for the defender who undercuts the knocker."),
+    ),
+    "tie_is_undercut": (_("Tie is undercut"), _("Equal deadwood counts as an undercut.")),
+    "gin_bonus": (_("Gin bonus"), _("Extra points for going gin.")),
+    "big_gin_bonus": (
+        _("Big gin bonus"),
+        _("Extra points when all eleven cards meld; empty: not played."),
+    ),
+    "box_bonus": (_("Box bonus"), _("Paid at the end for every hand a player won.")),
+    "game_bonus": (_("Game bonus"), _("For the player who reaches the target.")),
+    "target": (_("Target"), _("Points that end the partie.")),
+    "shutout": (_("Shutout"), _("When the loser scored nothing: a bonus, or doubling.")),
+    "shutout_bonus": (
+        _("Shutout bonus"),
+        _("Extra points for a shutout, when the shutout rule is a bonus."),
+    ),
+    "dealer_rule": (
+        _("Next dealer"),
+        _("Who deals after a hand; after a no game the same dealer."),
+    ),
+    "spade_double": (_("Spade doubling"), _("Oklahoma: a spade upcard doubles the hand.")),
+    "oklahoma_ace": (
+        _("Ace upcard"),
+        _("Oklahoma: an ace upcard allows gin only, or a knock with 1."),
+    ),
+    "extra_boxes_gin": (_("Extra boxes for gin"), _("Boxes on top of the one for winning a hand.")),
+    "extra_boxes_undercut": (
+        _("Extra boxes for undercut"),
+        _("Boxes on top of the one for winning."),
+    ),
+    "round_the_corner": (
+        _("Round the corner"),
+        _("K-A-2 and Q-K-A runs; an ace in deadwood counts 15."),
+    ),
+    "hollywood_game3_double": (_("Hollywood: game 3 double"), _("Game 3 counts double for money.")),
+    "best_of": (_("Best of"), _("Games in a match.")),
+    "money_unit": (_("Money unit"), _("Money is rounded to this, half up.")),
+}
+
+CHOICE_WORDS = {
+    "shutout": {
+        "bonus": _("bonus"),
+        "double_total": _("double the total"),
+        "double_hands": _("double the hand points"),
+        "none": _("none"),
+    },
+    "dealer_rule": {
+        "loser": _("the loser"),
+        "winner": _("the winner"),
+        "alternate": _("alternate"),
+    },
+    "spade_double": {
+        "off": _("off"),
+        "points": _("points"),
+        "points_and_boxes": _("points and boxes"),
+    },
+    "oklahoma_ace": {"gin_only": _("gin only"), "one": _("knock with 1")},
+}
+OUTCOMES = {
+    engine.Outcome.KNOCK: _("Knock"),
+    engine.Outcome.UNDERCUT: _("Undercut"),
+    engine.Outcome.GIN: _("Gin"),
+    engine.Outcome.BIG_GIN: _("Big gin"),
+    engine.Outcome.NO_GAME: _("No game"),
+    engine.Outcome.VOID: _("Void"),
+}
+
+# The lines under the hands of a score sheet (the box bonus names its amount).
+FOOT_LABELS = {
+    engine.Foot.POINTS: _("Points"),
+    engine.Foot.BOXES: _("Boxes"),
+    engine.Foot.GAME_BONUS: _("Game bonus"),
+    engine.Foot.SHUTOUT: _("Shutout"),
+    engine.Foot.TOTAL: _("Total"),
+    engine.Foot.NET: _("Net"),
+    engine.Foot.MONEY: _("Money"),
+}
+
+
+def kind_name(kind: str) -> str:
+    return str(KIND_NAMES.get(kind, kind))
+
+
+def preset_name(preset: str) -> str:
+    return str(PRESET_NAMES.get(preset, preset))
+
+
+def rule_label(name: str) -> str:
+    return str(RULE_HELP[name][0])
+
+
+def rule_words(name: str, value: object) -> str:
+    """A rule's value in words: ``double the total``, ``yes``, ``off``, ``the upcard``."""
+    if name in CHOICE_WORDS:
+        return str(CHOICE_WORDS[name].get(value, value))  # type: ignore[call-overload]
+    if value == engine.UPCARD:
+        return gettext_now("the upcard")
+    if value is None:
+        return gettext_now("off")
+    if isinstance(value, bool):
+        return gettext_now("yes") if value else gettext_now("no")
+    return str(value)
+
+
+def describe_rule(name: str, value: object) -> str:
+    """'Gin bonus 30', 'Shutout double the total': one rule in the player's words."""
+    if name == "knock_limit" and value == engine.UPCARD:
+        return f"{rule_label(name)} {gettext_now('upcard')}"
+    return f"{rule_label(name)} {rule_words(name, value)}"
+
+
+def outcome_name(outcome: engine.Outcome) -> str:
+    return str(OUTCOMES[outcome])
+
+
+def game_name(number: int) -> str:
+    return gettext_now("Game %(number)s") % {"number": number}
+
+
+def column_name(column: engine.Column) -> str:
+    """A column's heading: the player's or team's name; a chouette's team is "Team"."""
+    return gettext_now("Team") if column.side == engine.Side.TEAM else column.name
+
+
+def foot_label(item: engine.Foot, rules: engine.Ruleset) -> str:
+    if item == engine.Foot.BOX_BONUS:
+        return gettext_now("Box bonus (%(bonus)s each)") % {"bonus": rules.box_bonus}
+    return str(FOOT_LABELS[item])
+
+
+def box_note(box: str, team: tuple[str, ...]) -> str:
+    """A chouette game's line: who sat in the box and who made up the team."""
+    return gettext_now("%(box)s in the box against %(team)s") % {
+        "box": box,
+        "team": ", ".join(team),
+    }
+
+
+def side_name(name: str | None) -> str:
+    """A tally's winner in words: a chouette's team column is called "team" in records."""
+    return gettext_now("the team") if name == engine.TEAM else name or ""
