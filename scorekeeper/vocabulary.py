@@ -6,7 +6,7 @@ language (every label is lazy, so it is translated when it is shown).
 from __future__ import annotations
 
 from django.utils.functional import Promise
-from django.utils.translation import gettext as gettext_now
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from scorekeeper import engine
@@ -153,18 +153,18 @@ def rule_words(name: str, value: object) -> str:
     if name in CHOICE_WORDS:
         return str(CHOICE_WORDS[name].get(value, value))  # type: ignore[call-overload]
     if value == engine.UPCARD:
-        return gettext_now("the upcard")
+        return gettext("the upcard")
     if value is None:
-        return gettext_now("off")
+        return gettext("off")
     if isinstance(value, bool):
-        return gettext_now("yes") if value else gettext_now("no")
+        return gettext("yes") if value else gettext("no")
     return str(value)
 
 
 def describe_rule(name: str, value: object) -> str:
     """'Gin bonus 30', 'Shutout double the total': one rule in the player's words."""
     if name == "knock_limit" and value == engine.UPCARD:
-        return f"{rule_label(name)} {gettext_now('upcard')}"
+        return f"{rule_label(name)} {gettext('upcard')}"
     return f"{rule_label(name)} {rule_words(name, value)}"
 
 
@@ -173,23 +173,23 @@ def outcome_name(outcome: engine.Outcome) -> str:
 
 
 def game_name(number: int) -> str:
-    return gettext_now("Game %(number)s") % {"number": number}
+    return gettext("Game %(number)s") % {"number": number}
 
 
 def column_name(column: engine.Column) -> str:
     """A column's heading: the player's or team's name; a chouette's team is "Team"."""
-    return gettext_now("Team") if column.side == engine.Side.TEAM else column.name
+    return gettext("Team") if column.side == engine.Side.TEAM else column.name
 
 
 def foot_label(item: engine.Foot, rules: engine.Ruleset) -> str:
     if item == engine.Foot.BOX_BONUS:
-        return gettext_now("Box bonus (%(bonus)s each)") % {"bonus": rules.box_bonus}
+        return gettext("Box bonus (%(bonus)s each)") % {"bonus": rules.box_bonus}
     return str(FOOT_LABELS[item])
 
 
 def box_note(box: str, team: tuple[str, ...]) -> str:
     """A chouette game's line: who sat in the box and who made up the team."""
-    return gettext_now("%(box)s in the box against %(team)s") % {
+    return gettext("%(box)s in the box against %(team)s") % {
         "box": box,
         "team": ", ".join(team),
     }
@@ -197,4 +197,4 @@ def box_note(box: str, team: tuple[str, ...]) -> str:
 
 def side_name(name: str | None) -> str:
     """A tally's winner in words: a chouette's team column is called "team" in records."""
-    return gettext_now("the team") if name == engine.TEAM else name or ""
+    return gettext("the team") if name == engine.TEAM else name or ""

@@ -96,12 +96,12 @@ class Card:
 
 
 # The 52 cards in deck order: spades A-K, hearts, diamonds, clubs. Card.parse returns
-# these very objects, and each carries ``_bit``, 1 << its place in this order: the hand
+# these very objects, and each carries ``bit``, 1 << its place in this order: the hand
 # evaluator reads it rather than working it out for every card of every hand.
 _SUIT_ORDER = {suit: n for n, suit in enumerate(Suit)}
 DECK: tuple[Card, ...] = tuple(Card(rank, suit) for suit in Suit for rank in range(1, 14))
 for _place, _card in enumerate(DECK):
-    object.__setattr__(_card, "_bit", 1 << _place)
+    object.__setattr__(_card, "bit", 1 << _place)
 del _place, _card
 
 _SEPARATORS = re.compile(r"[\s,]+")  # between codes: spaces or commas

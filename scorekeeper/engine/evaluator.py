@@ -197,7 +197,7 @@ def checked_mask(cards: str | Iterable[str | Card], allowed: range | tuple[int, 
     mask = 0
     try:
         for card in cards:
-            mask |= card._bit  # the deck's cards (cards.DECK, Card.parse) carry their bit
+            mask |= card.bit  # the deck's cards (cards.DECK, Card.parse) carry their bit
     except AttributeError:  # codes, or cards made with Card(rank, suit)
         return hand_mask(parse_cards(cards, allowed))
     count = len(cards)
@@ -539,7 +539,7 @@ def evaluate(cards: str | Iterable[str | Card], rules: Ruleset | None = None) ->
         mask = 0
         try:
             for card in cards:
-                mask |= card._bit
+                mask |= card.bit
         except AttributeError:  # codes, or cards made with Card(rank, suit)
             mask = checked_mask(cards, _ANY_HAND)
         else:

@@ -221,7 +221,7 @@ def _first(packings: list[tuple[int, Melds]], melds: tuple[Meld, ...]) -> list[t
 def _mask_of(cards: Iterable[Card]) -> int:
     mask = 0
     for card in cards:  # the deck's own cards, as melds and evaluations hold
-        mask |= card._bit  # type: ignore[attr-defined]
+        mask |= card.bit  # type: ignore[attr-defined]
     return mask
 
 

@@ -27,15 +27,15 @@ one at a time, and describes itself:
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from enum import StrEnum
-from typing import TYPE_CHECKING, ClassVar, Protocol, Self
+from typing import TYPE_CHECKING, ClassVar, Protocol, Self, TypeVar
 
 from .hand import Hand, HandError, HandScore
 from .rules import Ruleset
-from .tally import Payment, Tally, running_tally
+from .tally import Final, Payment, Tally, running_tally
 
 if TYPE_CHECKING:
     from .roles import Roles
@@ -52,6 +52,9 @@ def count_words(fewest: int, most: int) -> str:
     """
     low, high = _WORDS.get(fewest, str(fewest)), _WORDS.get(most, str(most))
     return low if fewest == most else f"{low} to {high}"
+
+
+_T = TypeVar("_T")
 
 
 class GameClosedError(HandError):
@@ -116,19 +119,29 @@ class GameSheet:
     tally: Tally
     payments: tuple[Payment, ...]
 
-    def settled(self, column: Column, what: str) -> int | Decimal | None:
-        """What the column's members won (negative: paid) in ``what`` (``points`` or
-        ``amount``); None when they differ (a team whose members play at their own stakes)."""
-        sums = set()
-        for member in column.members:
-            total: int | Decimal = 0
-            for payment in self.payments:
-                if member == payment.payee:
-                    total += getattr(payment, what)
-                elif member == payment.payer:
-                    total -= getattr(payment, what)
-            sums.add(total)
-        return sums.pop() if len(sums) == 1 else None
+    def net(self, column: Column) -> int | None:
+        """The points the column's members each won (negative: paid) in this game."""
+        return _same(self._won(member, lambda p: p.points) for member in column.members)
+
+    def money(self, column: Column) -> Decimal | None:
+        """The money each member won; None when it differs between them (a chouette team
+        whose members play at stakes of their own)."""
+        return _same(Decimal(self._won(member, lambda p: p.amount)) for member in column.members)
+
+    def _won(self, member: str, value: Callable[[Payment], int | Decimal]) -> int | Decimal:
+        won: int | Decimal = 0
+        for payment in self.payments:
+            if member == payment.payee:
+                won += value(payment)
+            elif member == payment.payer:
+                won -= value(payment)
+        return won
+
+
+def _same(values: Iterable[_T]) -> _T | None:
+    """The one value they all have, or None."""
+    distinct = set(values)
+    return distinct.pop() if len(distinct) == 1 else None
 
 
 @dataclass(frozen=True)
@@ -182,6 +195,17 @@ class Foot(StrEnum):
     MONEY = "money"
 
 
+# What each line under the hands shows of a column's final.
+_FINALS: dict[Foot, Callable[[Final], int]] = {
+    Foot.POINTS: lambda final: final.points,
+    Foot.BOXES: lambda final: final.boxes,
+    Foot.BOX_BONUS: lambda final: final.box_bonus,
+    Foot.GAME_BONUS: lambda final: final.game_bonus,
+    Foot.SHUTOUT: lambda final: final.shutout_bonus,
+    Foot.TOTAL: lambda final: final.total,
+}
+
+
 @dataclass(frozen=True)
 class FootLine:
     """A line under the hands, one value per column; None: nothing to write there."""
@@ -202,13 +226,12 @@ def foot_lines(games: Sequence[GameSheet], for_money: bool, unit: Decimal) -> tu
             if ended and not game.tally.closed:
                 values.append(None)
             elif item == Foot.NET:
-                values.append(game.settled(column, "points"))
+                values.append(game.net(column))
             elif item == Foot.MONEY:
-                value = game.settled(column, "amount")
-                values.append(None if value is None else Decimal(value).quantize(unit))
+                amount = game.money(column)
+                values.append(None if amount is None else amount.quantize(unit))
             else:
-                final = game.tally.players[column.key]
-                values.append(getattr(final, item.value))
+                values.append(_FINALS[item](game.tally.players[column.key]))
         return FootLine(item, tuple(values))
 
     lines = [line(Foot.POINTS, ended=False), line(Foot.BOXES, ended=False)]

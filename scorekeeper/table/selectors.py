@@ -18,6 +18,7 @@ from django.db.models import Prefetch, Q, QuerySet
 
 from scorekeeper import engine, vocabulary
 from scorekeeper.engine.record import Record
+from scorekeeper.sheets.data import PaymentLine
 
 from .models import (
     Evening,
@@ -70,14 +71,6 @@ class SheetTable:
     def width(self) -> int:
         """Its columns: number, hand, one per score column, and the change link."""
         return len(self.part.columns) + 3
-
-
-@dataclass(frozen=True)
-class PaymentLine:
-    """Who pays whom for one game (its name where the kind numbers its games)."""
-
-    game: str | None
-    payment: engine.Payment
 
 
 @dataclass(frozen=True)
@@ -139,9 +132,16 @@ class Sheet:
 
     @property
     def payment_lines(self) -> list[PaymentLine]:
+        """Who pays whom, game by game, named by its game where the kind has several."""
         numbered = self.session.numbered
         return [
-            PaymentLine(vocabulary.game_name(game.number) if numbered else None, payment)
+            PaymentLine(
+                vocabulary.game_name(game.number) if numbered else None,
+                payment.payer,
+                payment.payee,
+                payment.points,
+                payment.amount,
+            )
             for game in self.games
             for payment in game.payments
         ]

@@ -3,6 +3,7 @@
 from decimal import Decimal
 
 from django import template
+from django.utils.formats import number_format
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
 
@@ -71,11 +72,14 @@ def foot_label(item: engine.Foot, rules: engine.Ruleset) -> str:
 
 @register.filter
 def foot_value(value: int | Decimal | None, item: engine.Foot) -> str:
-    """A figure under the hands: the net and the money signed (won +, paid −), money
-    with its cents; nothing where the game has no such figure."""
+    """A figure under the hands in the reader's language: the net and the money signed
+    (won +, paid −), money with its cents; nothing where the game has no such figure."""
     if value is None:
         return ""
-    text = str(plain_amount(Decimal(value))) if item == engine.Foot.MONEY else str(value)
+    if item == engine.Foot.MONEY:
+        text = number_format(plain_amount(Decimal(value)), use_l10n=True)
+    else:
+        text = str(value)
     if item in (engine.Foot.NET, engine.Foot.MONEY) and value > 0:
         return "+" + text
     return text.replace("-", "−")
