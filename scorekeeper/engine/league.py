@@ -1,0 +1,210 @@
+"""League standings, head-to-head and ratings from closed games (RULES.md §11).
+
+A season counts the closed games of its parties in the order they were played;
+each game's result (``Session.results``) says who won and lost, the shutout, the
+settlement lines and the ranking of the sides. From these come each player's line
+of the standings, the head-to-head between every two players who met, and an
+OpenSkill rating (Plackett-Luce, the library's defaults).
+
+>>> from .tally import Payment
+>>> game = GameResult(1, ("Anna",), ("Ben",), False, (("Anna",), ("Ben",)), (1, 2),
+...                   (Payment("Ben", "Anna", 175, Decimal("8.75")),))
+>>> table = standings([game], ["Ben", "Anna", "Carl"])
+>>> [(line.rank, line.player, line.league_points, line.net_points) for line in table.lines]
+[(1, 'Anna', 2, 175), (2, 'Carl', 0, 0), (3, 'Ben', 0, -175)]
+>>> table.head_to_head["Anna"]["Ben"]
+HeadToHead(won=1, lost=0, net_points=175)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from decimal import Decimal
+from itertools import groupby
+
+from openskill.models import PlackettLuce
+
+from .session import GameResult
+
+MODEL = PlackettLuce()  # default parameters: mu 25, sigma 25/3
+
+
+@dataclass(frozen=True)
+class LeaguePoints:
+    """What a game gives a league table: a win, a shutout win (instead), a loss."""
+
+    win: int = 2
+    shutout_win: int = 3
+    loss: int = 0
+
+
+@dataclass(frozen=True)
+class Rating:
+    """An OpenSkill rating; the ordinal ``mu − 3·sigma`` is what the table shows."""
+
+    mu: float = MODEL.mu
+    sigma: float = MODEL.sigma
+
+    @property
+    def ordinal(self) -> float:
+        return self.mu - 3 * self.sigma
+
+
+@dataclass(frozen=True)
+class HeadToHead:
+    """One player's results against another, and the settlement points between them."""
+
+    won: int = 0
+    lost: int = 0
+    net_points: int = 0
+
+
+@dataclass(frozen=True)
+class Line:
+    """One player's line of the standings."""
+
+    rank: int | None  # None: fewer counted games than the season's min_games
+    player: str
+    games: int = 0
+    won: int = 0
+    lost: int = 0
+    shutout_wins: int = 0
+    league_points: int = 0
+    net_points: int = 0
+    money: Decimal = Decimal("0.00")
+    rating: Rating = field(default_factory=Rating)
+
+
+@dataclass(frozen=True)
+class Standings:
+    lines: tuple[Line, ...]
+    head_to_head: dict[str, dict[str, HeadToHead]]
+    history: dict[str, tuple[Rating, ...]]  # each player's rating after each of his games
+
+
+def standings(
+    games: Iterable[GameResult],
+    players: Iterable[str],
+    points: LeaguePoints | None = None,
+    min_games: int = 0,
+) -> Standings:
+    """The standings of a season: ``games`` are its counted closed games in the order
+    they were played, ``players`` everybody named in its parties (listed even without
+    a counted game)."""
+    points = points or LeaguePoints()
+    lines = {name: Line(None, name) for name in players}
+    meetings: dict[str, dict[str, HeadToHead]] = {}
+    ratings: dict[str, Rating] = {}
+    history: dict[str, list[Rating]] = {}
+    for game in games:
+        for name in (*game.winners, *game.losers):
+            lines.setdefault(name, Line(None, name))
+        _count(lines, game, points)
+        _meet(meetings, game)
+        _rate(ratings, history, game)
+    final = {
+        name: replace(line, rating=ratings.get(name, Rating())) for name, line in lines.items()
+    }
+    ranked = [line for line in final.values() if line.games >= min_games]
+    unranked = [line for line in final.values() if line.games < min_games]
+    return Standings(
+        (*_ranked(_ordered(ranked, meetings)), *(line for _, line in _ordered(unranked, meetings))),
+        meetings,
+        {name: tuple(past) for name, past in history.items()},
+    )
+
+
+def _count(lines: dict[str, Line], game: GameResult, points: LeaguePoints) -> None:
+    """Games, wins, losses, league points, and the settlement lines' points and money."""
+    win = points.shutout_win if game.shutout else points.win
+    for name in game.winners:
+        line = lines[name]
+        lines[name] = replace(
+            line,
+            games=line.games + 1,
+            won=line.won + 1,
+            shutout_wins=line.shutout_wins + game.shutout,
+            league_points=line.league_points + win,
+        )
+    for name in game.losers:
+        line = lines[name]
+        lines[name] = replace(
+            line,
+            games=line.games + 1,
+            lost=line.lost + 1,
+            league_points=line.league_points + points.loss,
+        )
+    for payment in game.payments:
+        for name, sign in ((payment.payee, 1), (payment.payer, -1)):
+            line = lines[name]
+            lines[name] = replace(
+                line,
+                net_points=line.net_points + sign * payment.points,
+                money=line.money + sign * payment.amount,
+            )
+
+
+def _meet(meetings: dict[str, dict[str, HeadToHead]], game: GameResult) -> None:
+    """A result between the winner(s) and each loser; the settlement lines between two."""
+
+    def change(one: str, other: str, won: int = 0, lost: int = 0, net: int = 0) -> None:
+        now = meetings.setdefault(one, {}).get(other, HeadToHead())
+        meetings[one][other] = HeadToHead(now.won + won, now.lost + lost, now.net_points + net)
+
+    for winner in game.winners:
+        for loser in game.losers:
+            change(winner, loser, won=1)
+            change(loser, winner, lost=1)
+    for payment in game.payments:
+        change(payment.payee, payment.payer, net=payment.points)
+        change(payment.payer, payment.payee, net=-payment.points)
+
+
+def _rate(ratings: dict[str, Rating], history: dict[str, list[Rating]], game: GameResult) -> None:
+    """One OpenSkill update for the game: its sides in their ranking, the winner first."""
+
+    def current(name: str):  # noqa: ANN202 (the library's rating type)
+        rating = ratings.get(name, Rating())
+        return MODEL.create_rating([rating.mu, rating.sigma], name)
+
+    teams = [[current(name) for name in side] for side in game.ranking]
+    rated = MODEL.rate(teams, ranks=list(game.ranks))
+    for side, team in zip(game.ranking, rated, strict=True):
+        for name, new in zip(side, team, strict=True):
+            ratings[name] = Rating(new.mu, new.sigma)
+            history.setdefault(name, []).append(ratings[name])
+
+
+def _key(line: Line) -> tuple[int, int, int]:
+    return (-line.league_points, -line.won, -line.net_points)
+
+
+Ordered = list[tuple[tuple[int, ...], Line]]  # each line with the key it was ordered by
+
+
+def _ordered(lines: Sequence[Line], meetings: dict[str, dict[str, HeadToHead]]) -> Ordered:
+    """League points, games won, net points; then among the players still tied, their
+    settlement points against each other; then by name, character by character."""
+    result: Ordered = []
+    for key, tied in groupby(sorted(lines, key=_key), key=_key):
+        group = list(tied)
+        names = {line.player for line in group}
+        keyed = [((*key, -_among(line.player, names, meetings)), line) for line in group]
+        result += sorted(keyed, key=lambda pair: (pair[0], pair[1].player))
+    return result
+
+
+def _among(player: str, names: set[str], meetings: dict[str, dict[str, HeadToHead]]) -> int:
+    """A player's settlement points against the other players of ``names``."""
+    against = meetings.get(player, {})
+    return sum(h.net_points for other, h in against.items() if other in names)
+
+
+def _ranked(ordered: Ordered) -> list[Line]:
+    """Ranks 1, 1, 3: players level on all four keys share the rank of the first."""
+    result: list[Line] = []
+    for position, (key, line) in enumerate(ordered, start=1):
+        level = position > 1 and ordered[position - 2][0] == key
+        result.append(replace(line, rank=result[-1].rank if level else position))
+    return result

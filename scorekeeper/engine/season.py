@@ -1,0 +1,146 @@
+"""Season documents (FORMAT.md, "Season"): game records that count for a league season,
+read, replayed and turned into standings JSON.
+
+>>> season = parse_season({"format": "scorekeeper-season/1", "name": "Autumn", "parties": [
+...     {"kind": "two_player", "players": ["Anna", "Ben"], "stake": "0.05", "hands": [
+...         {"knocker": "Anna", "gin": True, "defender_deadwood": 90}]}]})
+>>> data = standings_json(season_standings(season))
+>>> [(line["rank"], line["player"], line["league_points"], line["money"])
+...  for line in data["standings"]]
+[(1, 'Anna', 3, '16.50'), (2, 'Ben', 0, '-16.50')]
+>>> data["head_to_head"]["Ben"]["Anna"]
+{'won': 0, 'lost': 1, 'net_points': -330}
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from .league import LeaguePoints, Standings, standings
+from .record import Record, RecordError, parse_record, replay
+from .session import GameResult
+
+FORMAT = "scorekeeper-season/1"
+
+
+@dataclass(frozen=True)
+class Season:
+    name: str
+    points: LeaguePoints
+    min_games: int
+    parties: tuple[Record, ...]
+
+
+def loads(text: str) -> Season:
+    """A season document from JSON text; RecordError (one line per problem) otherwise."""
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, RecursionError, ValueError) as error:
+        raise RecordError([f"the season is not valid JSON: {error}"]) from None
+    return parse_season(data)
+
+
+def parse_season(data: Any) -> Season:
+    """Check a season document and every record in it; errors name the party."""
+    if not isinstance(data, dict):
+        raise RecordError(["a season is a JSON object with its parties"])
+    errors: list[str] = []
+    fmt = data.get("format", FORMAT)
+    if fmt != FORMAT:
+        errors.append(f"unknown format {fmt!r}: expected {FORMAT!r}")
+    name = data.get("name", "")
+    if not isinstance(name, str):
+        errors.append("name: give the season's name as text")
+        name = ""
+    points = _points(data.get("points", {}), errors)
+    min_games = data.get("min_games", 0)
+    if isinstance(min_games, bool) or not isinstance(min_games, int) or min_games < 0:
+        errors.append(f"min_games: a whole number from 0, not {min_games!r}")
+        min_games = 0
+    raw_parties = data.get("parties", [])
+    if not isinstance(raw_parties, list):
+        errors.append("parties: a list of game records is expected")
+        raw_parties = []
+    parties = []
+    for number, raw in enumerate(raw_parties, start=1):
+        try:
+            parties.append(parse_record(raw))
+        except RecordError as error:
+            errors += [f"party {number}, {line}" for line in error.errors]
+    if errors:
+        raise RecordError(errors)
+    return Season(name, points, min_games, tuple(parties))
+
+
+def _points(value: Any, errors: list[str]) -> LeaguePoints:
+    if not isinstance(value, dict):
+        errors.append('points: give them like {"win": 2, "shutout_win": 3, "loss": 0}')
+        return LeaguePoints()
+    known = {"win", "shutout_win", "loss"}
+    for key in value.keys() - known:
+        errors.append(f"points: unknown {key!r}: choose win, shutout_win or loss")
+    chosen = {}
+    for key in known & value.keys():
+        number = value[key]
+        if isinstance(number, bool) or not isinstance(number, int):
+            errors.append(f"points: {key} must be a whole number, not {number!r}")
+        else:
+            chosen[key] = number
+    return LeaguePoints(**chosen)
+
+
+def season_results(season: Season) -> tuple[list[GameResult], list[str]]:
+    """Every closed game of the season in playing order, and every player named."""
+    games: list[GameResult] = []
+    players: dict[str, None] = {}
+    errors: list[str] = []
+    for number, record in enumerate(season.parties, start=1):
+        players.update(dict.fromkeys(record.players))
+        try:
+            session = replay(record)
+        except RecordError as error:
+            errors += [f"party {number}, {line}" for line in error.errors]
+            continue
+        games += session.results(record.stake, record.stakes)
+    if errors:
+        raise RecordError(errors)
+    return games, list(players)
+
+
+def season_standings(season: Season) -> Standings:
+    games, players = season_results(season)
+    return standings(games, players, season.points, season.min_games)
+
+
+def standings_json(table: Standings) -> dict[str, Any]:
+    """The standings as FORMAT.md writes them."""
+    return {
+        "standings": [
+            {
+                "rank": line.rank,
+                "player": line.player,
+                "games": line.games,
+                "won": line.won,
+                "lost": line.lost,
+                "shutout_wins": line.shutout_wins,
+                "league_points": line.league_points,
+                "net_points": line.net_points,
+                "money": str(line.money),
+                "rating": {
+                    "mu": line.rating.mu,
+                    "sigma": line.rating.sigma,
+                    "ordinal": line.rating.ordinal,
+                },
+            }
+            for line in table.lines
+        ],
+        "head_to_head": {
+            player: {
+                other: {"won": h.won, "lost": h.lost, "net_points": h.net_points}
+                for other, h in sorted(against.items())
+            }
+            for player, against in sorted(table.head_to_head.items())
+        },
+    }

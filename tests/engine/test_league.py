@@ -1,0 +1,306 @@
+"""League standings, head-to-head and ratings: every rule of RULES.md §11."""
+
+import json
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+from openskill.models import PlackettLuce
+
+from scorekeeper.engine import GameResult, Payment
+from scorekeeper.engine.league import HeadToHead, LeaguePoints, standings
+from scorekeeper.engine.record import RecordError, loads, tally
+from scorekeeper.engine.season import parse_season, season_standings, standings_json
+
+RECORDS = Path(__file__).resolve().parent.parent / "records"
+
+
+def game(winner: str, loser: str, points: int = 0, shutout: bool = False) -> GameResult:
+    """A two-player game; the loser pays ``points`` (at one cent a point)."""
+    paid = (Payment(loser, winner, points, Decimal(points) / 100),) if points else ()
+    return GameResult(1, (winner,), (loser,), shutout, ((winner,), (loser,)), (1, 2), paid)
+
+
+def table(games, players=(), **options):
+    return [
+        (line.rank, line.player, line.games, line.won, line.lost, line.league_points)
+        for line in standings(games, players, **options).lines
+    ]
+
+
+# What a game gives
+
+
+def test_a_win_gives_2_a_shutout_win_3_and_a_loss_0():
+    lines = standings([game("A", "B"), game("A", "C", shutout=True)], ["A", "B", "C"]).lines
+    assert [(line.player, line.league_points, line.shutout_wins) for line in lines] == [
+        ("A", 5, 1),
+        ("B", 0, 0),
+        ("C", 0, 0),
+    ]
+
+
+def test_a_season_sets_its_own_league_points():
+    points = LeaguePoints(win=3, shutout_win=5, loss=1)
+    assert table([game("A", "B"), game("A", "B", shutout=True)], points=points) == [
+        (1, "A", 2, 2, 0, 8),
+        (2, "B", 2, 0, 2, 2),
+    ]
+
+
+def test_net_points_and_money_are_the_settlement_lines_received_minus_paid():
+    lines = standings([game("A", "B", 175), game("B", "A", 40)], []).lines
+    assert [(line.player, line.net_points, line.money) for line in lines] == [
+        ("A", 135, Decimal("1.35")),
+        ("B", -135, Decimal("-1.35")),
+    ]
+
+
+def test_every_player_named_is_listed_also_without_a_counted_game():
+    assert table([game("A", "B")], ["B", "Carl", "A"]) == [
+        (1, "A", 1, 1, 0, 2),
+        (2, "B", 1, 0, 1, 0),
+        (2, "Carl", 0, 0, 0, 0),  # level with B on every key: the same rank
+    ]
+
+
+# The order and its tie-breaks
+
+
+def test_more_league_points_first_then_more_games_won():
+    # A: 2 wins (4 points); B: one shutout win and a loss (3); C: 1 win, 2 losses (2)
+    games = [game("A", "C"), game("B", "C", shutout=True), game("A", "B"), game("C", "D")]
+    assert [line[1] for line in table(games)] == ["A", "B", "C", "D"]
+
+    # Level on points: A's two wins against B's one shutout win worth as much
+    points = LeaguePoints(win=2, shutout_win=4, loss=0)
+    level = [game("A", "X"), game("A", "X"), game("B", "X", shutout=True)]
+    assert table(level, points=points)[:2] == [(1, "A", 2, 2, 0, 4), (2, "B", 1, 1, 0, 4)]
+
+
+def test_level_on_points_and_wins_more_net_points_first():
+    assert [line[1] for line in table([game("B", "X", 10), game("A", "Y", 30)])] == [
+        "A",
+        "B",
+        "X",
+        "Y",
+    ]
+
+
+def test_still_level_the_points_won_against_each_other_decide():
+    # Zed, Amy and Dee each win once and lose once, netting +20, +20 and −40: Zed and
+    # Amy are level on three keys, and Zed beat Amy by 50.
+    games = [game("Zed", "Amy", 50), game("Dee", "Zed", 30), game("Amy", "Dee", 70)]
+    lines = standings(games, []).lines
+    assert [(line.rank, line.player, line.net_points) for line in lines] == [
+        (1, "Zed", 20),
+        (2, "Amy", 20),
+        (3, "Dee", -40),
+    ]
+
+
+def test_players_level_on_all_four_keys_share_the_rank_and_are_listed_by_name():
+    games = [game("Fay", "Gus", 10), game("Eve", "Hal", 10)]
+    assert [(line[0], line[1]) for line in table(games)] == [
+        (1, "Eve"),
+        (1, "Fay"),
+        (3, "Gus"),
+        (3, "Hal"),
+    ]
+
+
+def test_names_compare_character_by_character():
+    # "B" (66) comes before "a" (97): no case folding, no locale
+    assert [line[1] for line in table([], ["anna", "Ben", "Åsa"])] == ["Ben", "anna", "Åsa"]
+
+
+def test_players_under_min_games_follow_the_ranked_ones_without_a_rank():
+    games = [game("A", "B"), game("A", "C"), game("B", "C")]
+    lines = table(games, ["D"], min_games=2)
+    assert lines == [
+        (1, "A", 2, 2, 0, 4),
+        (2, "B", 2, 1, 1, 2),
+        (3, "C", 2, 0, 2, 0),
+        (None, "D", 0, 0, 0, 0),
+    ]
+    lines = table(games + [game("D", "E")], min_games=2)
+    assert [(line[0], line[1]) for line in lines][3:] == [(None, "D"), (None, "E")]
+
+
+# Head-to-head
+
+
+def test_head_to_head_counts_results_and_the_settlement_between_two():
+    meetings = standings(
+        [game("A", "B", 50), game("B", "A", 20), game("A", "B", 5)], []
+    ).head_to_head
+    assert meetings["A"]["B"] == HeadToHead(won=2, lost=1, net_points=35)
+    assert meetings["B"]["A"] == HeadToHead(won=1, lost=2, net_points=-35)
+    assert "C" not in meetings
+
+
+def record(kind, players, hands, **extra):
+    return {"kind": kind, "players": players, "hands": hands, **extra}
+
+
+def knock(knocker, points):
+    return {"knocker": knocker, "knocker_deadwood": 1, "defender_deadwood": points + 1}
+
+
+def test_a_partnership_sets_each_winner_against_each_loser():
+    round_ = {
+        "tables": [
+            {"knocker": "A", "gin": True, "defender_deadwood": 90},
+            {"knocker": "C", "gin": True, "defender_deadwood": 20},
+        ]
+    }
+    season = parse_season(
+        {
+            "parties": [
+                record(
+                    "partnership", ["A", "B", "C", "D"], [round_], rules={"preset": "partnership"}
+                )
+            ]
+        }
+    )
+    meetings = season_standings(season).head_to_head
+    assert sorted(meetings["A"]) == ["B", "D"] and sorted(meetings["C"]) == ["B", "D"]
+    assert (meetings["A"]["D"].won, meetings["A"]["D"].net_points) == (1, 0)  # no line A–D
+    assert meetings["A"]["B"].net_points == meetings["C"]["D"].net_points > 0
+    assert "C" not in meetings["A"]  # partners do not meet
+
+
+# Records of every kind, as a season
+
+
+def test_a_chouette_game_is_the_box_against_each_member():
+    # RULES.md §6: the team wins; X pays 235 to Y and to Z.
+    hands = [knock("Y", 20), knock("Y", 15), knock("X", 30), knock("Z", 40), knock("Z", 30)]
+    season = parse_season(
+        {
+            "parties": [
+                record("chouette", ["X", "Y", "Z"], hands, stake="0.10"),
+                json.loads((RECORDS / "format_example.json").read_text()),
+            ]
+        }
+    )
+    data = standings_json(season_standings(season))
+
+    assert [
+        (
+            line["rank"],
+            line["player"],
+            line["won"],
+            line["league_points"],
+            line["net_points"],
+            line["money"],
+        )
+        for line in data["standings"]
+    ] == [
+        (1, "Y", 1, 2, 235, "23.50"),
+        (1, "Z", 1, 2, 235, "23.50"),
+        (3, "Anna", 1, 2, 175, "8.75"),
+        (4, "Ben", 0, 0, -175, "-8.75"),
+        (5, "X", 0, 0, -470, "-47.00"),
+    ]
+    assert data["head_to_head"]["X"] == {
+        "Y": {"won": 0, "lost": 1, "net_points": -235},
+        "Z": {"won": 0, "lost": 1, "net_points": -235},
+    }
+    assert "Z" not in data["head_to_head"]["Y"]  # team mates
+
+
+def test_a_three_player_winner_meets_each_other_player():
+    hands = [knock("P", 60), knock("R", 50), knock("R", 55)]  # R wins; Q shut out
+    data = standings_json(
+        season_standings(
+            parse_season({"parties": [record("three_player", ["P", "Q", "R"], hands)]})
+        )
+    )
+    assert data["head_to_head"]["R"].keys() == {"P", "Q"}
+    assert {(h["won"], h["lost"]) for h in data["head_to_head"]["R"].values()} == {(1, 0)}
+    assert data["head_to_head"]["P"]["Q"] == {"won": 0, "lost": 0, "net_points": 80}
+
+
+@pytest.mark.parametrize(
+    "name", ["format_example", "hollywood", "match", "partnership", "chouette", "three_player"]
+)
+def test_net_points_and_money_agree_with_the_tally_of_each_record(name):
+    text = (RECORDS / f"{name}.json").read_text()
+    settled = tally(loads(text))["balances"]
+    lines = season_standings(parse_season({"parties": [json.loads(text)]})).lines
+
+    assert {line.player: (line.net_points, str(line.money)) for line in lines} == {
+        player: (balance["points"], balance["amount"]) for player, balance in settled.items()
+    }
+
+
+def test_a_game_still_running_counts_for_nothing():
+    data = standings_json(
+        season_standings(
+            parse_season({"parties": [record("two_player", ["A", "B"], [knock("A", 50)])]})
+        )
+    )
+    assert [(line["player"], line["games"]) for line in data["standings"]] == [("A", 0), ("B", 0)]
+    assert data["head_to_head"] == {}
+
+
+# Ratings
+
+
+def test_ratings_are_openskill_plackett_luce_updated_once_a_game_in_order():
+    games = [
+        game("A", "B"),
+        GameResult(1, ("C",), ("A", "B"), False, (("C",), ("A", "B")), (1, 2), ()),
+        GameResult(1, ("A",), ("B", "C"), False, (("A",), ("B",), ("C",)), (1, 2, 2), ()),
+    ]
+    result = standings(games, [])
+
+    model = PlackettLuce()
+    a, b, c = (model.rating(name=name) for name in "ABC")
+    [[a], [b]] = model.rate([[a], [b]], ranks=[1, 2])
+    [[c], [a, b]] = model.rate([[c], [a, b]], ranks=[1, 2])
+    [[a], [b], [c]] = model.rate([[a], [b], [c]], ranks=[1, 2, 2])
+    got = {line.player: line.rating for line in result.lines}
+    for name, expected in zip("ABC", (a, b, c), strict=True):
+        assert got[name].mu == pytest.approx(expected.mu, abs=1e-12)
+        assert got[name].sigma == pytest.approx(expected.sigma, abs=1e-12)
+        assert got[name].ordinal == pytest.approx(expected.mu - 3 * expected.sigma, abs=1e-12)
+    assert [len(result.history[name]) for name in "ABC"] == [3, 3, 2]
+
+
+def test_a_player_without_a_game_keeps_the_default_rating():
+    (line,) = standings([], ["Solo"]).lines
+    assert (line.rating.mu, line.rating.sigma) == (25.0, pytest.approx(25 / 3))
+    assert line.rating.ordinal == pytest.approx(0.0)
+
+
+# Season documents
+
+
+def test_a_bad_record_is_named_by_its_party_and_hand():
+    bad = record("two_player", ["A", "B"], [knock("A", 10), knock("Zoe", 5)])
+    season = parse_season({"parties": [record("two_player", ["A", "B"], []), bad]})
+    with pytest.raises(RecordError) as error:
+        season_standings(season)
+    assert error.value.errors == [
+        "party 2, hand 2: 'Zoe' is not a player of this game: choose A or B"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("document", "message"),
+    [
+        ([], "a season is a JSON object with its parties"),
+        ({"format": "other/1"}, "unknown format 'other/1': expected 'scorekeeper-season/1'"),
+        ({"points": {"win": "2"}}, "points: win must be a whole number, not '2'"),
+        ({"points": {"draw": 1}}, "points: unknown 'draw': choose win, shutout_win or loss"),
+        ({"min_games": -1}, "min_games: a whole number from 0, not -1"),
+        ({"parties": {}}, "parties: a list of game records is expected"),
+        ({"parties": [{"kind": "poker"}]}, "party 1, unknown kind 'poker'"),
+    ],
+)
+def test_a_bad_season_document_is_refused_with_a_clear_line(document, message):
+    with pytest.raises(RecordError) as error:
+        parse_season(document)
+    assert any(line.startswith(message) for line in error.value.errors), error.value.errors

@@ -1,0 +1,80 @@
+"""``manage.py standings FILE``: a season document's standings as JSON, or error lines
+naming the party and hand, nothing on standard output, and status 2."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+RECORDS = ROOT / "tests" / "records"
+
+
+def standings(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[str]:
+    env = os.environ | {"PYTHONIOENCODING": "utf-8"}
+    result = subprocess.run(
+        [sys.executable, "manage.py", "standings", *args],
+        cwd=ROOT,
+        env=env,
+        input=stdin,
+        capture_output=True,
+    )
+    return subprocess.CompletedProcess(
+        result.args, result.returncode, result.stdout.decode(), result.stderr.decode()
+    )
+
+
+def season(*names: str, **extra) -> dict:
+    parties = [json.loads((RECORDS / f"{name}.json").read_text()) for name in names]
+    return {"format": "scorekeeper-season/1", "name": "Autumn league", "parties": parties} | extra
+
+
+def test_standings_of_a_season_file(tmp_path):
+    path = tmp_path / "season.json"
+    path.write_text(json.dumps(season("format_example", "match")), encoding="utf-8")
+
+    result = standings(str(path))
+
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    # FORMAT.md's example gives Anna 1 win; the best-of-3 match is Anna's 2 to 1.
+    lines = {line["player"]: line for line in data["standings"]}
+    assert [line["player"] for line in data["standings"]] == ["Anna", "Ben"]
+    assert (lines["Anna"]["rank"], lines["Anna"]["games"], lines["Anna"]["won"]) == (1, 4, 3)
+    assert set(lines["Anna"]) == {
+        "rank", "player", "games", "won", "lost", "shutout_wins", "league_points",
+        "net_points", "money", "rating",
+    }  # fmt: skip
+    assert set(lines["Anna"]["rating"]) == {"mu", "sigma", "ordinal"}
+    assert data["head_to_head"]["Anna"]["Ben"]["won"] == 3
+    assert result.stdout == json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+def test_standings_reads_standard_input_for_a_dash():
+    document = season("chouette", min_games=3)
+    result = standings("-", stdin=json.dumps(document).encode())
+    assert result.returncode == 0, result.stderr
+    ranks = [line["rank"] for line in json.loads(result.stdout)["standings"]]
+    assert None in ranks  # a player with fewer than 3 counted games has no rank
+
+
+def test_a_bad_record_names_the_party_and_hand_and_writes_nothing():
+    document = season("format_example", "unknown_player")
+
+    result = standings("-", stdin=json.dumps(document).encode())
+
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert result.stderr.startswith("error: party 2, hand ")
+    assert "is not a player of this game" in result.stderr
+
+
+def test_broken_json_and_a_missing_file_are_refused_with_status_2(tmp_path):
+    broken = standings("-", stdin=b'{"parties": [')
+    assert (broken.returncode, broken.stdout) == (2, "")
+    assert broken.stderr.startswith("error: the season is not valid JSON")
+
+    missing = standings(str(tmp_path / "nowhere.json"))
+    assert missing.returncode == 2
+    assert missing.stderr.startswith("error: cannot read ")
