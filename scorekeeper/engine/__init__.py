@@ -27,6 +27,7 @@ from .game import (
 from .hand import Hand, HandError, HandKind, HandScore, Outcome, knock_limit, score_hand
 from .hollywood import Hollywood, HollywoodLine
 from .knock import KnockOutcome, Layoff, knock_outcome
+from .league import HeadToHead, LeaguePoints, Rating, Standings, standings
 from .match import Match, MatchOverError
 from .partnership import Partnership, Round, RoundLine, TableLine, team_name
 from .roles import NotAtTableError, Roles
@@ -49,6 +50,7 @@ from .session import (
     FootLine,
     GameResult,
     GameSheet,
+    HandStats,
     Part,
     Play,
     Row,
@@ -76,6 +78,11 @@ __all__ = [
     "FootLine",
     "GameResult",
     "GameSheet",
+    "HandStats",
+    "HeadToHead",
+    "LeaguePoints",
+    "Rating",
+    "Standings",
     "Part",
     "Play",
     "Row",
@@ -141,5 +148,6 @@ __all__ = [
     "seats",
     "session_class",
     "settle_up",
+    "standings",
     "team_name",
 ]

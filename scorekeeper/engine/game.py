@@ -166,6 +166,7 @@ def player_row(line: Line, players: Sequence[str], game: int = 1) -> Row:
         game,
         (line,),
         cells(line.points, line.winner, line.score.points, players),
+        seated=((players[0], players[1]),),
     )
 
 

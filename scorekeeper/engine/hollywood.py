@@ -166,7 +166,7 @@ class Hollywood(Session):
                 for name in self.players
             )
             closes = tuple(g + 1 for g, now in enumerate(line.closed) if now and not before[g])
-            rows.append(Row(line.number, 1, (line,), cells, closes=closes))
+            rows.append(Row(line.number, 1, (line,), cells, closes=closes, seated=(self.table,)))
             before = line.closed
         return rows
 

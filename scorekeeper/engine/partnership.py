@@ -180,6 +180,7 @@ class Partnership(Session):
                 cells(
                     line.points, line.winner, line.gained.get(line.winner or "", 0), self.team_names
                 ),
+                seated=self.tables,
             )
             for line in self.lines
         ]

@@ -33,7 +33,7 @@ from decimal import Decimal
 from enum import StrEnum
 from typing import TYPE_CHECKING, ClassVar, Protocol, Self, TypeVar
 
-from .hand import Hand, HandError, HandScore
+from .hand import Hand, HandError, HandScore, Outcome
 from .rules import Ruleset
 from .tally import Final, Payment, Tally, running_tally
 
@@ -162,6 +162,23 @@ class Row:
     cells: tuple[Cell, ...]  # one per column of its part
     roles: Roles | None = None  # who was box, captain and out, where not everyone plays
     closes: tuple[int, ...] = ()  # Hollywood: the games (1-based) this hand closed
+    seated: tuple[tuple[str, str], ...] = ()  # the two who played, at each table
+
+    @property
+    def at_tables(self) -> tuple[tuple[str, str], ...]:
+        """The two who played each of its plays: the roles' box and captain, or as seated."""
+        return (self.roles.table,) if self.roles else self.seated
+
+
+@dataclass(frozen=True)
+class HandStats:
+    """A player's hands in a session: played, won, gins and undercuts, points won."""
+
+    hands: int = 0
+    won: int = 0
+    gins: int = 0  # big gins too
+    undercuts: int = 0
+    points: int = 0  # the points of the hands he won
 
 
 @dataclass(frozen=True)
@@ -445,6 +462,22 @@ class Session(ABC):
             Part((game,), tuple(r for r in rows if r.game == game.number), titled=True)
             for game in games
         ]
+
+    def hand_stats(self) -> dict[str, HandStats]:
+        """Each player's hands at the table (a no game counts as played)."""
+        counts = {name: [0, 0, 0, 0, 0] for name in self.players}
+        for row in self.rows():
+            for play, pair in zip(row.plays, row.at_tables, strict=True):
+                for name in pair:
+                    counts[name][0] += 1
+                if play.winner is None:
+                    continue
+                won = counts[play.winner]
+                won[1] += 1
+                won[2] += play.score.outcome in (Outcome.GIN, Outcome.BIG_GIN)
+                won[3] += play.score.outcome == Outcome.UNDERCUT
+                won[4] += play.score.points
+        return {name: HandStats(*figures) for name, figures in counts.items()}
 
     def standing(self) -> Standing | None:
         """A match's games won; None for a kind that plays no series."""

@@ -189,3 +189,39 @@ def test_three_players_with_equal_finals_share_a_rank():
     assert result.ranking == (("P",), ("Q",), ("R",))
     assert result.ranks == (1, 2, 2)  # Q and R both at 0
     assert result.shutout
+
+
+# Hands at the table, for player statistics
+
+
+def test_hand_stats_count_the_hands_each_player_played_and_won():
+    hands = [K(5, 27, knocker="A"), G(16, knocker="B"), K(7, 7, knocker="A")]
+    hands += [G(31, knocker="A"), Hand.no_game(), K(2, 30, knocker="A")]
+    stats = replay("two_player", ("A", "B"), hands, first_dealer="B").hand_stats()
+
+    assert stats["A"] == engine.HandStats(hands=6, won=3, gins=1, undercuts=0, points=101)
+    assert stats["B"] == engine.HandStats(hands=6, won=2, gins=1, undercuts=1, points=46)
+
+
+def test_hand_stats_count_only_the_two_at_the_table():
+    # RULES.md §6: X boxes every hand; Y captains three, Z two.
+    hands = [wins("Y", 20), wins("Y", 15), wins("X", 30), wins("Z", 40), wins("Z", 30)]
+    stats = replay("chouette", ("X", "Y", "Z"), hands).hand_stats()
+
+    assert {name: (s.hands, s.won, s.points) for name, s in stats.items()} == {
+        "X": (5, 1, 30),
+        "Y": (3, 2, 35),
+        "Z": (2, 2, 70),
+    }
+
+
+def test_hand_stats_of_a_partnership_count_each_table():
+    rounds = [Round((wins("A", 10), wins("D", 4))), Round((Hand.no_game(), wins("C", 7)))]
+    stats = replay("partnership", ("A", "B", "C", "D"), rounds).hand_stats()
+
+    assert {name: (s.hands, s.won) for name, s in stats.items()} == {
+        "A": (2, 1),
+        "B": (2, 0),
+        "C": (2, 1),
+        "D": (2, 1),
+    }
