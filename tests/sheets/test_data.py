@@ -1,6 +1,15 @@
-"""The data of printed sheets, exactly: built from game records, with no database."""
+"""The data of printed sheets, exactly: built from game records, with no database.
+
+The records of tests/records are read three ways: their hand-checked tallies
+(``<kind>_tally.json``) and fixtures/sheets.json give what each sheet says; the
+engine's own description of the replayed session (parts, rows, foot lines) gives
+what every row and column must carry in words; and a few worked examples of
+RULES.md are written out here, because a test that only compares code with code
+cannot find a scoring bug.
+"""
 
 import json
+from dataclasses import astuple
 from datetime import date
 from decimal import Decimal
 from pathlib import Path
@@ -9,18 +18,16 @@ import pytest
 from django.utils import translation
 
 from scorekeeper import engine
-from scorekeeper.engine.record import RecordError, loads, parse_record
+from scorekeeper.engine.record import RecordError, loads, parse_record, replay
 from scorekeeper.engine.settlement import Transfer
 from scorekeeper.sheets.data import (
     Balance,
     Cell,
-    EndLine,
     EveningSheet,
     GameSummary,
     Group,
     PadError,
     PadGroup,
-    Part,
     PartieSummary,
     PaymentLine,
     Play,
@@ -35,22 +42,14 @@ from scorekeeper.sheets.data import (
     score_pad,
     score_sheet,
 )
+from scorekeeper.vocabulary import foot_label, game_name, outcome_name
 
 RECORDS = Path(__file__).resolve().parent.parent / "records"
+SHEETS = json.loads((Path(__file__).parent / "fixtures" / "sheets.json").read_text("utf-8"))
 KINDS = ("format_example", "hollywood", "match", "partnership", "chouette", "three_player")
+NUMBERED = {"hollywood", "match", "chouette"}  # kinds whose games are called "Game 1", ...
 
-CLASSIC = (
-    RuleLine("Knock limit", "10"),
-    RuleLine("Undercut bonus", "10"),
-    RuleLine("Gin bonus", "20"),
-    RuleLine("Big gin bonus", "off"),
-    RuleLine("Box bonus", "20"),
-    RuleLine("Game bonus", "100"),
-    RuleLine("Target", "100"),
-    RuleLine("Shutout", "bonus"),
-    RuleLine("Shutout bonus", "100"),
-    RuleLine("Next dealer", "the loser"),
-)
+CLASSIC = tuple(RuleLine(label, value) for label, value in SHEETS["classic_rules"])
 
 
 def record_of(name: str) -> engine.record.Record:
@@ -61,757 +60,246 @@ def sheet_of(name: str) -> ScoreSheet:
     return score_sheet(record_of(name))
 
 
-def play(dealer, knocker, result, dk, dd, points, winner, upcard=None) -> Play:
-    return Play(dealer, knocker, result, dk, dd, points, winner, upcard)
+def tally_of(name: str) -> dict:
+    """The tally of the record, checked by hand against RULES.md."""
+    return json.loads((RECORDS / f"{name}_tally.json").read_text(encoding="utf-8"))
+
+
+def rules_of(spec: dict) -> RulesText:
+    """The classic lines with the fixture's values changed or left out, then its changes."""
+    values = spec.get("lines", {})
+    lines = [RuleLine(line.label, values.get(line.label, line.value)) for line in CLASSIC]
+    lines = [line for line in lines if line.value is not None]
+    lines += [RuleLine(label, value, True) for label, value in spec.get("changed", {}).items()]
+    return RulesText(spec["preset"], tuple(lines))
+
+
+def heading(key: str | None) -> str | None:
+    """A tally's column key as the sheet heads it: the chouette's team is "Team"."""
+    return "Team" if key == engine.TEAM else key
+
+
+def balances_of(name: str) -> tuple[Balance, ...]:
+    return tuple(
+        Balance(player, b["points"], Decimal(b["amount"]))
+        for player, b in tally_of(name)["balances"].items()
+    )
+
+
+def transfers_of(name: str) -> tuple[Transfer, ...]:
+    return tuple(Transfer(a, b, Decimal(amount)) for a, b, amount in SHEETS[name]["transfers"])
 
 
 def no_game(dealer) -> Play:
     return Play(dealer, None, "No game", None, None, 0, None)
 
 
-def row(number, plays, cells, seats=None, closes=()) -> Row:
-    return Row(
-        number,
-        tuple(plays),
-        tuple(Cell(gain, total) for gain, total in cells),
-        None if seats is None else Seats(*seats),
-        closes,
+# Each kind's sheet, against its fixture and its checked tally
+
+
+@pytest.mark.parametrize("name", KINDS)
+def test_the_sheet_names_the_partie_its_rules_stakes_and_notes(name):
+    sheet, expected, record = sheet_of(name), SHEETS[name], record_of(name)
+    for key in ("title", "kind", "kind_label"):
+        assert getattr(sheet, key) == expected[key]
+    assert (sheet.played_on, sheet.players, sheet.upcards) == (None, record.players, False)
+    assert sheet.rules == rules_of(expected["rules"])
+    assert sheet.stake == Decimal(expected["stake"])
+    assert sheet.stakes == tuple((n, Decimal(s)) for n, s in expected["stakes"].items())
+    assert [[part.title, part.note] for part in sheet.parts] == [
+        [part["title"], part["note"]] for part in expected["parts"]
+    ]
+    assert sheet.notes == tuple(expected["notes"])
+
+
+def tallied_group(name: str, game: dict) -> Group:
+    """A game of a checked tally as the sheet heads its columns: Hollywood's by name."""
+    label = game_name(game["number"]) if name == "hollywood" else None
+    columns = tuple(heading(key) for key in game["players"])
+    return Group(
+        label, columns, game["closed"], heading(game["winner"]), game["net"], game["shutout"]
     )
 
 
-def test_format_example_sheet():
-    assert sheet_of("format_example") == ScoreSheet(
-        title="Anna – Ben",
-        kind="two_player",
-        kind_label="Two players",
-        played_on=None,
-        players=("Anna", "Ben"),
-        rules=RulesText("Classic", CLASSIC),
-        stake=Decimal("0.05"),
-        stakes=(),
-        upcards=False,
-        parts=(
-            Part(
-                title=None,
-                note=None,
-                groups=(
-                    Group(
-                        label=None,
-                        columns=("Anna", "Ben"),
-                        closed=True,
-                        winner="Anna",
-                        net=175,
-                        shutout=False,
-                    ),
-                ),
-                rows=(
-                    row(
-                        1, [play("Ben", "Anna", "Knock", 5, 27, 22, "Anna")], [(22, 22), (None, 0)]
-                    ),
-                    row(2, [play("Ben", "Ben", "Gin", 0, 16, 36, "Ben")], [(None, 22), (36, 36)]),
-                    row(
-                        3,
-                        [play("Anna", "Anna", "Undercut", 7, 7, 10, "Ben")],
-                        [(None, 22), (10, 46)],
-                    ),
-                    row(
-                        4, [play("Anna", "Anna", "Gin", 0, 31, 51, "Anna")], [(51, 73), (None, 46)]
-                    ),
-                    row(5, [no_game("Ben")], [(None, 73), (None, 46)]),
-                    row(
-                        6,
-                        [play("Ben", "Anna", "Knock", 2, 30, 28, "Anna")],
-                        [(28, 101), (None, 46)],
-                    ),
-                ),
-                ending=(
-                    EndLine("Points", (101, 46)),
-                    EndLine("Boxes", (3, 2)),
-                    EndLine("Box bonus (20 each)", (60, 40)),
-                    EndLine("Game bonus", (100, 0)),
-                    EndLine("Total", (261, 86), strong=True),
-                    EndLine("Net", (175, -175), signed=True),
-                    EndLine("Money", (Decimal("8.75"), Decimal("-8.75")), signed=True),
-                ),
-            ),
-        ),
-        payments=(
-            PaymentLine(game=None, payer="Ben", payee="Anna", points=175, amount=Decimal("8.75")),
-        ),
-        balances=(
-            Balance(player="Anna", points=175, amount=Decimal("8.75")),
-            Balance(player="Ben", points=-175, amount=Decimal("-8.75")),
-        ),
-        transfers=(Transfer(payer="Ben", payee="Anna", amount=Decimal("8.75")),),
-        notes=(),
-    )
+# The lines under the hands, with the key of each in a checked tally's finals.
+FOOT = {
+    "Points": "points",
+    "Boxes": "boxes",
+    "Box bonus (20 each)": "box_bonus",
+    "Game bonus": "game_bonus",
+    "Shutout": "shutout_bonus",
+    "Total": "total",
+}
 
 
-def test_hollywood_sheet():
-    assert sheet_of("hollywood") == ScoreSheet(
-        title="You – Opp",
-        kind="hollywood",
-        kind_label="Hollywood",
-        played_on=None,
-        players=("You", "Opp"),
-        rules=RulesText(
-            "Hollywood", (*CLASSIC, RuleLine("Hollywood: game 3 double", "yes", changed=True))
-        ),
-        stake=Decimal("0.10"),
-        stakes=(),
-        upcards=False,
-        parts=(
-            Part(
-                title=None,
-                note=None,
-                groups=(
-                    Group(
-                        label="Game 1",
-                        columns=("You", "Opp"),
-                        closed=True,
-                        winner="You",
-                        net=208,
-                        shutout=False,
-                    ),
-                    Group(
-                        label="Game 2",
-                        columns=("You", "Opp"),
-                        closed=True,
-                        winner="You",
-                        net=202,
-                        shutout=False,
-                    ),
-                    Group(
-                        label="Game 3",
-                        columns=("You", "Opp"),
-                        closed=True,
-                        winner="You",
-                        net=160,
-                        shutout=False,
-                    ),
-                ),
-                rows=(
-                    row(
-                        1,
-                        [play("Opp", "You", "Knock", 4, 22, 18, "You")],
-                        [(18, 18), (None, 0), (None, 0), (None, 0), (None, 0), (None, 0)],
-                    ),
-                    row(
-                        2,
-                        [play("Opp", "Opp", "Knock", 3, 15, 12, "Opp")],
-                        [(None, 18), (12, 12), (None, 0), (None, 0), (None, 0), (None, 0)],
-                    ),
-                    row(
-                        3,
-                        [play("You", "You", "Gin", 0, 5, 25, "You")],
-                        [(25, 43), (None, 12), (25, 25), (None, 0), (None, 0), (None, 0)],
-                    ),
-                    row(
-                        4,
-                        [play("Opp", "Opp", "Knock", 2, 32, 30, "Opp")],
-                        [(None, 43), (30, 42), (None, 25), (30, 30), (None, 0), (None, 0)],
-                    ),
-                    row(
-                        5,
-                        [play("You", "You", "Knock", 6, 21, 15, "You")],
-                        [(15, 58), (None, 42), (15, 40), (None, 30), (15, 15), (None, 0)],
-                    ),
-                    row(
-                        6,
-                        [play("Opp", "You", "Knock", 1, 23, 22, "You")],
-                        [(22, 80), (None, 42), (22, 62), (None, 30), (22, 37), (None, 0)],
-                    ),
-                    row(
-                        7,
-                        [play("Opp", "Opp", "Gin", 0, 0, 20, "Opp")],
-                        [(None, 80), (20, 62), (None, 62), (20, 50), (None, 37), (20, 20)],
-                    ),
-                    row(
-                        8,
-                        [play("You", "You", "Gin", 0, 30, 50, "You")],
-                        [(50, 130), (None, 62), (50, 112), (None, 50), (50, 87), (None, 20)],
-                        closes=(1, 2),
-                    ),
-                    row(
-                        9,
-                        [play("Opp", "Opp", "Gin", 0, 40, 60, "Opp")],
-                        [(None, 130), (None, 62), (None, 112), (None, 50), (None, 87), (60, 80)],
-                    ),
-                    row(
-                        10,
-                        [play("You", "You", "Knock", 4, 17, 13, "You")],
-                        [(None, 130), (None, 62), (None, 112), (None, 50), (13, 100), (None, 80)],
-                        closes=(3,),
-                    ),
-                ),
-                ending=(
-                    EndLine("Points", (130, 62, 112, 50, 100, 80)),
-                    EndLine("Boxes", (5, 3, 4, 2, 4, 2)),
-                    EndLine("Box bonus (20 each)", (100, 60, 80, 40, 80, 40)),
-                    EndLine("Game bonus", (100, 0, 100, 0, 100, 0)),
-                    EndLine("Total", (330, 122, 292, 90, 280, 120), strong=True),
-                    EndLine("Net", (208, -208, 202, -202, 320, -320), signed=True),
-                    EndLine(
-                        "Money",
-                        (
-                            Decimal("20.80"),
-                            Decimal("-20.80"),
-                            Decimal("20.20"),
-                            Decimal("-20.20"),
-                            Decimal("32.00"),
-                            Decimal("-32.00"),
-                        ),
-                        signed=True,
-                    ),
-                ),
-            ),
-        ),
-        payments=(
-            PaymentLine(
-                game="Game 1", payer="Opp", payee="You", points=208, amount=Decimal("20.80")
-            ),
-            PaymentLine(
-                game="Game 2", payer="Opp", payee="You", points=202, amount=Decimal("20.20")
-            ),
-            PaymentLine(
-                game="Game 3", payer="Opp", payee="You", points=320, amount=Decimal("32.00")
-            ),
-        ),
-        balances=(
-            Balance(player="You", points=730, amount=Decimal("73.00")),
-            Balance(player="Opp", points=-730, amount=Decimal("-73.00")),
-        ),
-        transfers=(Transfer(payer="Opp", payee="You", amount=Decimal("73.00")),),
-        notes=(),
-    )
+@pytest.mark.parametrize("name", KINDS)
+def test_each_game_is_a_group_of_columns_that_adds_up_as_the_checked_tally(name):
+    """Columns, winner and the lines from points to total from the tally; the net and
+    the money lines from the fixture. A running game has no end bonuses, nothing paid."""
+    sheet, games = sheet_of(name), iter(tally_of(name)["games"])
+    for part, fixture in zip(sheet.parts, SHEETS[name]["parts"], strict=True):
+        tallied = [next(games) for _ in part.groups]
+        assert part.groups == tuple(tallied_group(name, game) for game in tallied)
+        finals = [final for game in tallied for final in game["players"].values()]
+        lines = {label: tuple(final[key] for final in finals) for label, key in FOOT.items()}
+        labels = ["Points", "Boxes", "Total"]
+        if any(game["closed"] for game in tallied):
+            lines["Net"] = tuple(fixture["net"])
+            lines["Money"] = tuple(None if m is None else Decimal(m) for m in fixture["money"])
+            shutout = any(game["shutout"] for game in tallied)
+            labels = [label for label in [*FOOT, "Net", "Money"] if shutout or label != "Shutout"]
+        assert [(line.label, line.values) for line in part.ending] == [
+            (label, lines[label]) for label in labels
+        ]
+        assert [(line.strong, line.signed) for line in part.ending] == [
+            (label == "Total", label in ("Net", "Money")) for label in labels
+        ]
+    assert next(games, None) is None
 
 
-def test_match_sheet():
-    assert sheet_of("match") == ScoreSheet(
-        title="Anna – Ben",
-        kind="match",
-        kind_label="Match",
-        played_on=None,
-        players=("Anna", "Ben"),
-        rules=RulesText("Classic", (*CLASSIC, RuleLine("Best of", "3", changed=True))),
-        stake=Decimal("0.05"),
-        stakes=(),
-        upcards=False,
-        parts=(
-            Part(
-                title="Game 1",
-                note=None,
-                groups=(
-                    Group(
-                        label=None,
-                        columns=("Anna", "Ben"),
-                        closed=True,
-                        winner="Anna",
-                        net=175,
-                        shutout=False,
-                    ),
-                ),
-                rows=(
-                    row(
-                        1, [play("Ben", "Anna", "Knock", 5, 27, 22, "Anna")], [(22, 22), (None, 0)]
-                    ),
-                    row(2, [play("Ben", "Ben", "Gin", 0, 16, 36, "Ben")], [(None, 22), (36, 36)]),
-                    row(
-                        3,
-                        [play("Anna", "Anna", "Undercut", 7, 7, 10, "Ben")],
-                        [(None, 22), (10, 46)],
-                    ),
-                    row(
-                        4, [play("Anna", "Anna", "Gin", 0, 31, 51, "Anna")], [(51, 73), (None, 46)]
-                    ),
-                    row(5, [no_game("Ben")], [(None, 73), (None, 46)]),
-                    row(
-                        6,
-                        [play("Ben", "Anna", "Knock", 2, 30, 28, "Anna")],
-                        [(28, 101), (None, 46)],
-                    ),
-                ),
-                ending=(
-                    EndLine("Points", (101, 46)),
-                    EndLine("Boxes", (3, 2)),
-                    EndLine("Box bonus (20 each)", (60, 40)),
-                    EndLine("Game bonus", (100, 0)),
-                    EndLine("Total", (261, 86), strong=True),
-                    EndLine("Net", (175, -175), signed=True),
-                    EndLine("Money", (Decimal("8.75"), Decimal("-8.75")), signed=True),
-                ),
-            ),
-            Part(
-                title="Game 2",
-                note=None,
-                groups=(
-                    Group(
-                        label=None,
-                        columns=("Anna", "Ben"),
-                        closed=True,
-                        winner="Ben",
-                        net=338,
-                        shutout=True,
-                    ),
-                ),
-                rows=(
-                    row(7, [play("Ben", "Ben", "Gin", 0, 98, 118, "Ben")], [(None, 0), (118, 118)]),
-                ),
-                ending=(
-                    EndLine("Points", (0, 118)),
-                    EndLine("Boxes", (0, 1)),
-                    EndLine("Box bonus (20 each)", (0, 20)),
-                    EndLine("Game bonus", (0, 100)),
-                    EndLine("Shutout", (0, 100)),
-                    EndLine("Total", (0, 338), strong=True),
-                    EndLine("Net", (-338, 338), signed=True),
-                    EndLine("Money", (Decimal("-16.90"), Decimal("16.90")), signed=True),
-                ),
-            ),
-            Part(
-                title="Game 3",
-                note=None,
-                groups=(
-                    Group(
-                        label=None,
-                        columns=("Anna", "Ben"),
-                        closed=True,
-                        winner="Anna",
-                        net=330,
-                        shutout=True,
-                    ),
-                ),
-                rows=(
-                    row(
-                        8,
-                        [play("Anna", "Anna", "Gin", 0, 90, 110, "Anna")],
-                        [(110, 110), (None, 0)],
-                    ),
-                ),
-                ending=(
-                    EndLine("Points", (110, 0)),
-                    EndLine("Boxes", (1, 0)),
-                    EndLine("Box bonus (20 each)", (20, 0)),
-                    EndLine("Game bonus", (100, 0)),
-                    EndLine("Shutout", (100, 0)),
-                    EndLine("Total", (330, 0), strong=True),
-                    EndLine("Net", (330, -330), signed=True),
-                    EndLine("Money", (Decimal("16.50"), Decimal("-16.50")), signed=True),
-                ),
-            ),
-        ),
-        payments=(
-            PaymentLine(
-                game="Game 1", payer="Ben", payee="Anna", points=175, amount=Decimal("8.75")
-            ),
-            PaymentLine(
-                game="Game 2", payer="Anna", payee="Ben", points=338, amount=Decimal("16.90")
-            ),
-            PaymentLine(
-                game="Game 3", payer="Ben", payee="Anna", points=330, amount=Decimal("16.50")
-            ),
-        ),
-        balances=(
-            Balance(player="Anna", points=167, amount=Decimal("8.35")),
-            Balance(player="Ben", points=-167, amount=Decimal("-8.35")),
-        ),
-        transfers=(Transfer(payer="Ben", payee="Anna", amount=Decimal("8.35")),),
-        notes=("Best of 3: Anna 2, Ben 1.", "Anna wins the match."),
-    )
+@pytest.mark.parametrize("name", KINDS)
+def test_the_payments_balances_and_transfers_are_the_checked_tallys(name):
+    sheet, tally = sheet_of(name), tally_of(name)
+    assert [(p.payer, p.payee, p.points, p.amount) for p in sheet.payments] == [
+        (s["from"], s["to"], s["points"], Decimal(s["amount"])) for s in tally["settlement"]
+    ]
+    assert sheet.balances == balances_of(name)
+    assert sheet.transfers == transfers_of(name)
 
 
-def test_partnership_sheet():
-    assert sheet_of("partnership") == ScoreSheet(
-        title="Anna & Clara – Ben & Dan",
-        kind="partnership",
-        kind_label="Partnership",
-        played_on=None,
-        players=("Anna", "Ben", "Clara", "Dan"),
-        rules=RulesText("Partnership", (*CLASSIC[:6], RuleLine("Target", "125"), *CLASSIC[7:])),
-        stake=Decimal("0.05"),
-        stakes=(),
-        upcards=False,
-        parts=(
-            Part(
-                title=None,
-                note=None,
-                groups=(
-                    Group(
-                        label=None,
-                        columns=("Anna & Clara", "Ben & Dan"),
-                        closed=True,
-                        winner="Anna & Clara",
-                        net=220,
-                        shutout=False,
-                    ),
-                ),
-                rows=(
-                    row(
-                        1,
-                        [
-                            play("Ben", "Anna", "Knock", 3, 15, 12, "Anna"),
-                            play("Dan", "Dan", "Knock", 2, 12, 10, "Dan"),
-                        ],
-                        [(2, 2), (None, 0)],
-                    ),
-                    row(
-                        2,
-                        [
-                            play("Ben", "Anna", "Knock", 4, 20, 16, "Anna"),
-                            play("Clara", "Clara", "Knock", 1, 13, 12, "Clara"),
-                        ],
-                        [(28, 30), (None, 0)],
-                    ),
-                    row(
-                        3,
-                        [no_game("Ben"), play("Dan", "Dan", "Gin", 0, 30, 50, "Dan")],
-                        [(None, 30), (50, 50)],
-                    ),
-                    row(
-                        4,
-                        [
-                            play("Ben", "Anna", "Gin", 0, 40, 60, "Anna"),
-                            play("Clara", "Clara", "Gin", 0, 20, 40, "Clara"),
-                        ],
-                        [(100, 130), (None, 50)],
-                    ),
-                ),
-                ending=(
-                    EndLine("Points", (130, 50)),
-                    EndLine("Boxes", (3, 1)),
-                    EndLine("Box bonus (20 each)", (60, 20)),
-                    EndLine("Game bonus", (100, 0)),
-                    EndLine("Total", (290, 70), strong=True),
-                    EndLine("Net", (220, -220), signed=True),
-                    EndLine("Money", (Decimal("11.00"), Decimal("-11.00")), signed=True),
-                ),
-            ),
-        ),
-        payments=(
-            PaymentLine(game=None, payer="Ben", payee="Anna", points=220, amount=Decimal("11.00")),
-            PaymentLine(game=None, payer="Dan", payee="Clara", points=220, amount=Decimal("11.00")),
-        ),
-        balances=(
-            Balance(player="Anna", points=220, amount=Decimal("11.00")),
-            Balance(player="Ben", points=-220, amount=Decimal("-11.00")),
-            Balance(player="Clara", points=220, amount=Decimal("11.00")),
-            Balance(player="Dan", points=-220, amount=Decimal("-11.00")),
-        ),
-        transfers=(
-            Transfer(payer="Ben", payee="Anna", amount=Decimal("11.00")),
-            Transfer(payer="Dan", payee="Clara", amount=Decimal("11.00")),
-        ),
-        notes=(),
-    )
+@pytest.mark.parametrize("name", KINDS)
+def test_each_hand_shows_its_seats_and_the_hollywood_games_it_closed(name):
+    """Chouette and three players: box, captain, out; where everyone plays, no seats."""
+    rows = [row for part in sheet_of(name).parts for row in part.rows]
+    seats = SHEETS[name].get("seats") or [None] * len(rows)
+    assert [row.seats for row in rows] == [
+        seat and Seats(*seat[:2], tuple(seat[2])) for seat in seats
+    ]
+    closes = {str(row.number): list(row.closes) for row in rows if row.closes}
+    assert closes == SHEETS[name].get("closes", {})
 
 
-def test_chouette_sheet():
-    assert sheet_of("chouette") == ScoreSheet(
-        title="Anna – Ben – Clara – Dan – Eva",
-        kind="chouette",
-        kind_label="Chouette",
-        played_on=None,
-        players=("Anna", "Ben", "Clara", "Dan", "Eva"),
-        rules=RulesText("Classic", CLASSIC),
-        stake=Decimal("0.05"),
-        stakes=(("Dan", Decimal("0.10")),),
-        upcards=False,
-        parts=(
-            Part(
-                title="Game 1",
-                note="Anna in the box against Ben, Clara, Dan, Eva",
-                groups=(
-                    Group(
-                        label=None,
-                        columns=("Anna", "Team"),
-                        closed=True,
-                        winner="Anna",
-                        net=275,
-                        shutout=False,
-                    ),
-                ),
-                rows=(
-                    row(
-                        1,
-                        [play("Ben", "Anna", "Knock", 1, 21, 20, "Anna")],
-                        [(20, 20), (None, 0)],
-                        seats=("Anna", "Ben", ("Clara", "Dan", "Eva")),
-                    ),
-                    row(
-                        2,
-                        [play("Clara", "Anna", "Knock", 2, 22, 20, "Anna")],
-                        [(20, 40), (None, 0)],
-                        seats=("Anna", "Clara", ("Dan", "Eva", "Ben")),
-                    ),
-                    row(
-                        3,
-                        [play("Dan", "Anna", "Knock", 3, 23, 20, "Anna")],
-                        [(20, 60), (None, 0)],
-                        seats=("Anna", "Dan", ("Eva", "Ben", "Clara")),
-                    ),
-                    row(
-                        4,
-                        [play("Eva", "Anna", "Knock", 4, 24, 20, "Anna")],
-                        [(20, 80), (None, 0)],
-                        seats=("Anna", "Eva", ("Ben", "Clara", "Dan")),
-                    ),
-                    row(
-                        5,
-                        [play("Ben", "Ben", "Knock", 2, 12, 10, "Ben")],
-                        [(None, 80), (10, 10)],
-                        seats=("Anna", "Ben", ("Clara", "Dan", "Eva")),
-                    ),
-                    row(
-                        6,
-                        [play("Anna", "Anna", "Gin", 0, 5, 25, "Anna")],
-                        [(25, 105), (None, 10)],
-                        seats=("Anna", "Ben", ("Clara", "Dan", "Eva")),
-                    ),
-                ),
-                ending=(
-                    EndLine("Points", (105, 10)),
-                    EndLine("Boxes", (5, 1)),
-                    EndLine("Box bonus (20 each)", (100, 20)),
-                    EndLine("Game bonus", (100, 0)),
-                    EndLine("Total", (305, 30), strong=True),
-                    EndLine("Net", (1100, -275), signed=True),
-                    EndLine("Money", (Decimal("68.75"), None), signed=True),
-                ),
-            ),
-            Part(
-                title="Game 2",
-                note="Anna in the box against Clara, Dan, Eva, Ben",
-                groups=(
-                    Group(
-                        label=None,
-                        columns=("Anna", "Team"),
-                        closed=True,
-                        winner="Team",
-                        net=235,
-                        shutout=False,
-                    ),
-                ),
-                rows=(
-                    row(
-                        7,
-                        [play("Clara", "Anna", "Undercut", 8, 3, 15, "Clara")],
-                        [(None, 0), (15, 15)],
-                        seats=("Anna", "Clara", ("Dan", "Eva", "Ben")),
-                    ),
-                    row(
-                        8,
-                        [play("Anna", "Clara", "Knock", 2, 17, 15, "Clara")],
-                        [(None, 0), (15, 30)],
-                        seats=("Anna", "Clara", ("Dan", "Eva", "Ben")),
-                    ),
-                    row(
-                        9,
-                        [play("Anna", "Anna", "Knock", 3, 13, 10, "Anna")],
-                        [(10, 10), (None, 30)],
-                        seats=("Anna", "Clara", ("Dan", "Eva", "Ben")),
-                    ),
-                    row(
-                        10,
-                        [play("Dan", "Dan", "Gin", 0, 55, 75, "Dan")],
-                        [(None, 10), (75, 105)],
-                        seats=("Anna", "Dan", ("Eva", "Ben", "Clara")),
-                    ),
-                ),
-                ending=(
-                    EndLine("Points", (10, 105)),
-                    EndLine("Boxes", (1, 3)),
-                    EndLine("Box bonus (20 each)", (20, 60)),
-                    EndLine("Game bonus", (0, 100)),
-                    EndLine("Total", (30, 265), strong=True),
-                    EndLine("Net", (-940, 235), signed=True),
-                    EndLine("Money", (Decimal("-58.75"), None), signed=True),
-                ),
-            ),
-            Part(
-                title="Game 3",
-                note="Dan in the box against Eva, Ben, Clara, Anna",
-                groups=(
-                    Group(
-                        label=None,
-                        columns=("Dan", "Team"),
-                        closed=False,
-                        winner=None,
-                        net=0,
-                        shutout=False,
-                    ),
-                ),
-                rows=(
-                    row(
-                        11,
-                        [play("Eva", "Eva", "Knock", 4, 20, 16, "Eva")],
-                        [(None, 0), (16, 16)],
-                        seats=("Dan", "Eva", ("Ben", "Clara", "Anna")),
-                    ),
-                    row(
-                        12,
-                        [no_game("Dan")],
-                        [(None, 0), (None, 16)],
-                        seats=("Dan", "Eva", ("Ben", "Clara", "Anna")),
-                    ),
-                ),
-                ending=(
-                    EndLine("Points", (0, 16)),
-                    EndLine("Boxes", (0, 1)),
-                    EndLine("Total", (0, 16), strong=True),
-                ),
-            ),
-        ),
-        payments=(
-            PaymentLine(
-                game="Game 1", payer="Ben", payee="Anna", points=275, amount=Decimal("13.75")
-            ),
-            PaymentLine(
-                game="Game 1", payer="Clara", payee="Anna", points=275, amount=Decimal("13.75")
-            ),
-            PaymentLine(
-                game="Game 1", payer="Dan", payee="Anna", points=275, amount=Decimal("27.50")
-            ),
-            PaymentLine(
-                game="Game 1", payer="Eva", payee="Anna", points=275, amount=Decimal("13.75")
-            ),
-            PaymentLine(
-                game="Game 2", payer="Anna", payee="Clara", points=235, amount=Decimal("11.75")
-            ),
-            PaymentLine(
-                game="Game 2", payer="Anna", payee="Dan", points=235, amount=Decimal("23.50")
-            ),
-            PaymentLine(
-                game="Game 2", payer="Anna", payee="Eva", points=235, amount=Decimal("11.75")
-            ),
-            PaymentLine(
-                game="Game 2", payer="Anna", payee="Ben", points=235, amount=Decimal("11.75")
-            ),
-        ),
-        balances=(
-            Balance(player="Anna", points=160, amount=Decimal("10.00")),
-            Balance(player="Ben", points=-40, amount=Decimal("-2.00")),
-            Balance(player="Clara", points=-40, amount=Decimal("-2.00")),
-            Balance(player="Dan", points=-40, amount=Decimal("-4.00")),
-            Balance(player="Eva", points=-40, amount=Decimal("-2.00")),
-        ),
-        transfers=(
-            Transfer(payer="Ben", payee="Anna", amount=Decimal("2.00")),
-            Transfer(payer="Clara", payee="Anna", amount=Decimal("2.00")),
-            Transfer(payer="Dan", payee="Anna", amount=Decimal("4.00")),
-            Transfer(payer="Eva", payee="Anna", amount=Decimal("2.00")),
-        ),
-        notes=("A game still running has no end bonuses yet.",),
-    )
+# Each kind's sheet, against the engine's description of the replayed session
 
 
-def test_three_player_sheet():
-    assert sheet_of("three_player") == ScoreSheet(
-        title="Paula – Quinn – Rita",
-        kind="three_player",
-        kind_label="Three players",
-        played_on=None,
-        players=("Paula", "Quinn", "Rita"),
-        rules=RulesText("Classic", CLASSIC[:-1]),  # the box deals every hand: no dealer rule
-        stake=Decimal("0.05"),
-        stakes=(),
-        upcards=False,
-        parts=(
-            Part(
-                title=None,
-                note=None,
-                groups=(
-                    Group(
-                        label=None,
-                        columns=("Paula", "Quinn", "Rita"),
-                        closed=True,
-                        winner="Paula",
-                        net=513,
-                        shutout=True,
-                    ),
-                ),
-                rows=(
-                    row(
-                        1,
-                        [play("Paula", "Paula", "Knock", 1, 21, 20, "Paula")],
-                        [(20, 20), (None, 0), (None, 0)],
-                        seats=("Paula", "Quinn", ("Rita",)),
-                    ),
-                    row(
-                        2,
-                        [play("Paula", "Rita", "Knock", 3, 18, 15, "Rita")],
-                        [(None, 20), (None, 0), (15, 15)],
-                        seats=("Paula", "Rita", ("Quinn",)),
-                    ),
-                    row(
-                        3,
-                        [no_game("Rita")],
-                        [(None, 20), (None, 0), (None, 15)],
-                        seats=("Rita", "Quinn", ("Paula",)),
-                    ),
-                    row(
-                        4,
-                        [play("Rita", "Quinn", "Undercut", 4, 2, 12, "Rita")],
-                        [(None, 20), (None, 0), (12, 27)],
-                        seats=("Rita", "Quinn", ("Paula",)),
-                    ),
-                    row(
-                        5,
-                        [play("Rita", "Paula", "Gin", 0, 60, 80, "Paula")],
-                        [(80, 100), (None, 0), (None, 27)],
-                        seats=("Rita", "Paula", ("Quinn",)),
-                    ),
-                ),
-                ending=(
-                    EndLine("Points", (100, 0, 27)),
-                    EndLine("Boxes", (2, 0, 2)),
-                    EndLine("Box bonus (20 each)", (40, 0, 40)),
-                    EndLine("Game bonus", (100, 0, 0)),
-                    EndLine("Shutout", (100, 0, 0)),
-                    EndLine("Total", (340, 0, 67), strong=True),
-                    EndLine("Net", (513, -407, -106), signed=True),
-                    EndLine(
-                        "Money",
-                        (Decimal("25.65"), Decimal("-20.35"), Decimal("-5.30")),
-                        signed=True,
-                    ),
-                ),
-            ),
-        ),
-        payments=(
-            PaymentLine(
-                game=None, payer="Quinn", payee="Paula", points=340, amount=Decimal("17.00")
-            ),
-            PaymentLine(game=None, payer="Rita", payee="Paula", points=173, amount=Decimal("8.65")),
-            PaymentLine(game=None, payer="Quinn", payee="Rita", points=67, amount=Decimal("3.35")),
-        ),
-        balances=(
-            Balance(player="Paula", points=513, amount=Decimal("25.65")),
-            Balance(player="Quinn", points=-407, amount=Decimal("-20.35")),
-            Balance(player="Rita", points=-106, amount=Decimal("-5.30")),
-        ),
-        transfers=(
-            Transfer(payer="Quinn", payee="Paula", amount=Decimal("20.35")),
-            Transfer(payer="Rita", payee="Paula", amount=Decimal("5.30")),
-        ),
-        notes=(),
+def engine_row(row: engine.Row) -> tuple:
+    """An engine row as the sheet's Row shows it, as a tuple (these records: no upcard)."""
+    plays = []
+    for line in row.plays:
+        hand, score = line.hand, line.score
+        scored = hand.kind != engine.HandKind.NO_GAME
+        deadwood = (hand.knocker_deadwood, hand.defender_deadwood) if scored else (None, None)
+        result = outcome_name(score.outcome)
+        plays.append(
+            (line.dealer, line.knocker, result, *deadwood, score.points, line.winner, None)
+        )
+    roles = row.roles and (row.roles.box, row.roles.captain, tuple(row.roles.out))
+    return (row.number, tuple(plays), tuple(map(astuple, row.cells)), roles, row.closes)
+
+
+@pytest.mark.parametrize("name", KINDS)
+def test_the_rows_columns_lines_and_payments_are_the_engines_in_words(name):
+    record = record_of(name)
+    session, sheet = replay(record), score_sheet(record)
+    parts = session.parts(record.stake, record.stakes)
+    for part, engine_part in zip(sheet.parts, parts, strict=True):
+        assert list(map(astuple, part.rows)) == list(map(engine_row, engine_part.rows))
+        assert part.columns == tuple(
+            "Team" if column.side == engine.Side.TEAM else column.name
+            for column in engine_part.columns
+        )
+        assert [(g.closed, g.net, g.shutout) for g in part.groups] == [
+            (game.tally.closed, game.tally.net, game.tally.shutout) for game in engine_part.games
+        ]
+        lines = engine.foot_lines(engine_part.games, sheet.for_money, record.rules.money_unit)
+        assert [(line.label, line.values) for line in part.ending] == [
+            (foot_label(line.item, record.rules), line.values) for line in lines
+        ]
+    assert sheet.payments == tuple(
+        PaymentLine(game_name(game.number) if name in NUMBERED else None, *astuple(payment))
+        for game in session.game_sheets(record.stake, record.stakes)
+        for payment in game.payments
     )
 
 
 @pytest.mark.parametrize("name", KINDS)
-def test_the_totals_and_balances_agree_with_the_tally(name):
-    """The sheet and ``manage.py tally`` replay the same record the same way."""
-    sheet = sheet_of(name)
-    expected = json.loads((RECORDS / f"{name}_tally.json").read_text(encoding="utf-8"))
-    totals = []
-    for part in sheet.parts:
-        (total,) = [line for line in part.ending if line.label == "Total"]
-        totals += total.values
-    assert totals == [
-        final["total"] for game in expected["games"] for final in game["players"].values()
+def test_each_column_runs_up_by_its_gains_to_its_points(name):
+    for part in sheet_of(name).parts:
+        running = [0] * len(part.columns)
+        for row in part.rows:
+            gains = [cell.gain for cell in row.cells]
+            running = [total + (gain or 0) for total, gain in zip(running, gains, strict=True)]
+            assert [cell.total for cell in row.cells] == running
+            assert 0 not in gains  # nothing gained: no figure
+        assert tuple(running) == part.ending[0].values  # the "Points" line
+
+
+# The worked examples of RULES.md, written out
+
+
+def test_the_worked_example_of_rules_9():
+    """A knocks 5 v 27 (A+22); B gins, A 16 (B+36); A knocks 7, B has 7 (undercut, B+10);
+    A gins, B 31 (A+51); no game; A knocks 2 v 30 (A+28): A 261, B 86, net 175, 8.75."""
+    (part,) = sheet_of("format_example").parts
+    assert [row.plays for row in part.rows] == [
+        (Play("Ben", "Anna", "Knock", 5, 27, 22, "Anna"),),
+        (Play("Ben", "Ben", "Gin", 0, 16, 36, "Ben"),),
+        (Play("Anna", "Anna", "Undercut", 7, 7, 10, "Ben"),),
+        (Play("Anna", "Anna", "Gin", 0, 31, 51, "Anna"),),
+        (no_game("Ben"),),
+        (Play("Ben", "Anna", "Knock", 2, 30, 28, "Anna"),),
     ]
-    assert {b.player: (b.points, str(b.amount)) for b in sheet.balances} == {
-        name: (b["points"], b["amount"]) for name, b in expected["balances"].items()
-    }
+    gains = [tuple(cell.gain for cell in row.cells) for row in part.rows]
+    assert gains == [(22, None), (None, 36), (None, 10), (51, None), (None, None), (28, None)]
+    end = {line.label: line.values for line in part.ending}
+    assert (end["Points"], end["Total"], end["Net"]) == ((101, 46), (261, 86), (175, -175))
+    assert end["Money"] == (Decimal("8.75"), Decimal("-8.75"))
+
+
+def test_the_hollywood_example_of_rules_4():
+    """You+18, Opp+12, You+25, Opp+30, You+15, You+22, Opp+20: You 80/62/37, Opp 62/50/20."""
+    (part,) = sheet_of("hollywood").parts
+    assert [row.plays[0].points for row in part.rows[:7]] == [18, 12, 25, 30, 15, 22, 20]
+    assert [cell.total for cell in part.rows[6].cells] == [80, 62, 62, 50, 37, 20]
+
+
+def test_the_chouette_box_pays_the_net_to_each_member_of_the_team():
+    """RULES.md §6: team 105 + 100 + 3 × 20 = 265, the box 10 + 20 = 30; net 235 to each."""
+    sheet = sheet_of("chouette")
+    second = sheet.parts[1]
+    assert {line.label: line.values for line in second.ending}["Total"] == (30, 265)
+    assert [
+        (p.payer, p.payee, p.points, p.amount) for p in sheet.payments if p.game == "Game 2"
+    ] == [
+        ("Anna", "Clara", 235, Decimal("11.75")),
+        ("Anna", "Dan", 235, Decimal("23.50")),  # Dan plays at 0.10 a point
+        ("Anna", "Eva", 235, Decimal("11.75")),
+        ("Anna", "Ben", 235, Decimal("11.75")),
+    ]
+
+
+def test_the_three_player_rotation_of_rules_6():
+    """P box, Q captain, R out. P wins 20 → P/R/Q. R wins 15 → R/Q/P. R wins 12 → R/P/Q.
+    Totals P 20, Q 0, R 27. The box deals every hand; a no game changes no seat."""
+    (part,) = sheet_of("three_player").parts
+    assert part.rows[0].seats == Seats("Paula", "Quinn", ("Rita",))
+    for row, after in zip(part.rows, part.rows[1:], strict=False):
+        (box, captain, (out,)), winner = astuple(row.seats), row.plays[0].winner
+        if winner is None:  # a no game
+            assert after.seats == row.seats
+        elif winner == box:  # the captain and the player out swap
+            assert after.seats == Seats(box, out, (captain,))
+        else:  # the box sits out, the captain takes the box, the player out captains
+            assert after.seats == Seats(captain, out, (box,))
+    assert all(row.plays[0].dealer == row.seats.box for row in part.rows)
+    scored = [
+        (row.plays[0].winner, row.plays[0].points) for row in part.rows if row.plays[0].winner
+    ]
+    assert scored[:3] == [("Paula", 20), ("Rita", 15), ("Rita", 12)]
+    assert [cell.total for cell in part.rows[3].cells] == [20, 0, 27]
+
+
+# Other records and options
 
 
 def test_a_record_the_engine_refuses_raises_its_error_lines():
@@ -827,44 +315,18 @@ def test_the_title_and_the_date_are_the_callers():
     assert (sheet.title, sheet.played_on) == ("Finale", date(2025, 3, 14))
 
 
-OKLAHOMA = {
-    "kind": "two_player",
-    "rules": {"preset": "oklahoma"},
-    "players": ["Jürgen Größe", "Zoë"],
-    "hands": [
-        {"knocker": "Jürgen Größe", "knocker_deadwood": 4, "defender_deadwood": 19, "upcard": "KS"},
-        {"knocker": "Zoë", "knocker_deadwood": 3, "defender_deadwood": 20, "upcard": "7H"},
-        {"knocker": "Jürgen Größe", "gin": True, "defender_deadwood": 12, "upcard": "TD"},
-        {"no_game": True},
-        {"knocker": "Zoë", "knocker_deadwood": 5, "defender_deadwood": 3, "upcard": "5C"},
-    ],
-}
-
-
 def test_an_oklahoma_sheet_shows_each_upcard_with_its_suit():
-    sheet = score_sheet(parse_record(OKLAHOMA))
+    sheet = score_sheet(parse_record(SHEETS["oklahoma"]["record"]))
     assert sheet.upcards
     (part,) = sheet.parts
     assert [r.plays[0] for r in part.rows] == [
-        play("Jürgen Größe", "Jürgen Größe", "Knock", 4, 19, 30, "Jürgen Größe", "K♠"),
-        play("Jürgen Größe", "Zoë", "Knock", 3, 20, 17, "Zoë", "7♥"),
-        play("Zoë", "Jürgen Größe", "Gin", 0, 12, 37, "Jürgen Größe", "10♦"),
+        Play("Jürgen Größe", "Jürgen Größe", "Knock", 4, 19, 30, "Jürgen Größe", "K♠"),
+        Play("Jürgen Größe", "Zoë", "Knock", 3, 20, 17, "Zoë", "7♥"),
+        Play("Zoë", "Jürgen Größe", "Gin", 0, 12, 37, "Jürgen Größe", "10♦"),
         no_game("Jürgen Größe"),  # Oklahoma: the winner deals; after a no game, the same
-        play("Jürgen Größe", "Zoë", "Undercut", 5, 3, 27, "Jürgen Größe", "5♣"),
+        Play("Jürgen Größe", "Zoë", "Undercut", 5, 3, 27, "Jürgen Größe", "5♣"),
     ]
-    assert [(line.label, line.value) for line in sheet.rules.lines] == [
-        ("Knock limit", "the upcard"),
-        ("Undercut bonus", "25"),
-        ("Gin bonus", "25"),
-        ("Big gin bonus", "31"),
-        ("Box bonus", "25"),
-        ("Game bonus", "100"),
-        ("Target", "150"),
-        ("Shutout", "double the total"),
-        ("Next dealer", "the winner"),
-        ("Spade doubling", "points"),
-        ("Ace upcard", "gin only"),
-    ]
+    assert sheet.rules.lines == tuple(RuleLine(*line) for line in SHEETS["oklahoma"]["rules"])
     assert sheet.notes == ("A game still running has no end bonuses yet.",)
     assert [line.label for line in part.ending] == ["Points", "Boxes", "Total"]
 
@@ -877,8 +339,10 @@ def test_a_void_round_the_corner_gin_scores_nothing():
             "hands": [{"knocker": "A", "gin": True, "defender_deadwood": 0}],
         }
     )
-    (row_,) = score_sheet(record).parts[0].rows
-    assert row_ == row(1, [play("A", "A", "Void", 0, 0, 0, None)], [(None, 0), (None, 0)])
+    (row,) = score_sheet(record).parts[0].rows
+    assert row == Row(
+        1, (Play("A", "A", "Void", 0, 0, 0, None),), (Cell(None, 0), Cell(None, 0)), None, ()
+    )
 
 
 def test_the_rules_name_every_value_changed_from_the_preset():
@@ -905,20 +369,31 @@ def test_the_words_translate():
     assert labels[:5] == ["Punkte", "Boxen", "Box-Prämie (je 20)", "Partie-Prämie", "Summe"]
 
 
-def test_a_chouette_team_of_several_stakes_shows_no_single_money_figure():
-    (first, second, running) = sheet_of("chouette").parts
-    money = {part.title: part.ending[-1] for part in (first, second)}
-    assert money["Game 1"] == EndLine("Money", (Decimal("68.75"), None), signed=True)
-    assert money["Game 2"] == EndLine("Money", (Decimal("-58.75"), None), signed=True)
-    assert [line.label for line in running.ending] == ["Points", "Boxes", "Total"]
+# Evenings
+
+
+def partie_summary(title: str, name: str) -> PartieSummary:
+    """What an evening shows of a one-game record: from its checked tally."""
+    return PartieSummary(
+        title,
+        SHEETS[name]["kind_label"],
+        record_of(name).players,
+        tuple(
+            GameSummary(
+                None,
+                tuple((player, final["total"]) for player, final in game["players"].items()),
+                game["closed"],
+                game["winner"],
+                game["net"],
+            )
+            for game in tally_of(name)["games"]
+        ),
+        balances_of(name),
+    )
 
 
 def test_an_evening_lists_each_partie_the_nets_and_the_transfers():
-    transfers = [
-        Transfer("Ben", "Anna", Decimal("8.75")),
-        Transfer("Quinn", "Paula", Decimal("20.35")),
-        Transfer("Rita", "Paula", Decimal("5.30")),
-    ]
+    transfers = transfers_of("format_example") + transfers_of("three_player")
     evening = evening_sheet(
         [("First", record_of("format_example")), ("Rotation", record_of("three_player"))],
         transfers,
@@ -929,40 +404,15 @@ def test_an_evening_lists_each_partie_the_nets_and_the_transfers():
         name="Friday at Anna's",
         played_on=date(2025, 3, 14),
         parties=(
-            PartieSummary(
-                "First",
-                "Two players",
-                ("Anna", "Ben"),
-                (GameSummary(None, (("Anna", 261), ("Ben", 86)), True, "Anna", 175),),
-                (
-                    Balance("Anna", 175, Decimal("8.75")),
-                    Balance("Ben", -175, Decimal("-8.75")),
-                ),
-            ),
-            PartieSummary(
-                "Rotation",
-                "Three players",
-                ("Paula", "Quinn", "Rita"),
-                (
-                    GameSummary(
-                        None, (("Paula", 340), ("Quinn", 0), ("Rita", 67)), True, "Paula", 513
-                    ),
-                ),
-                (
-                    Balance("Paula", 513, Decimal("25.65")),
-                    Balance("Quinn", -407, Decimal("-20.35")),
-                    Balance("Rita", -106, Decimal("-5.30")),
-                ),
-            ),
+            partie_summary("First", "format_example"),
+            partie_summary("Rotation", "three_player"),
         ),
-        balances=(
-            Balance("Anna", 175, Decimal("8.75")),
-            Balance("Ben", -175, Decimal("-8.75")),
-            Balance("Paula", 513, Decimal("25.65")),
-            Balance("Quinn", -407, Decimal("-20.35")),
-            Balance("Rita", -106, Decimal("-5.30")),
-        ),
-        transfers=tuple(transfers),
+        balances=balances_of("format_example") + balances_of("three_player"),
+        transfers=transfers,
+    )
+    # RULES.md §9: A 261, B 86, net 175.
+    assert evening.parties[0].games == (
+        GameSummary(None, (("Anna", 261), ("Ben", 86)), True, "Anna", 175),
     )
 
 
@@ -980,6 +430,8 @@ def test_an_evening_adds_up_a_player_over_several_parties():
     )
     assert [game.label for game in evening.parties[1].games] == ["Game 1", "Game 2", "Game 3"]
 
+
+# Score pads
 
 SHUTOUT_100 = ("Boxes", "Box bonus (20 each)", "Game bonus (100)", "Shutout (100)", "Total")
 
@@ -1008,11 +460,7 @@ def test_a_hollywood_pad_has_three_column_pairs_and_one_game_a_page():
         paper="letter",
         rules=RulesText("Hollywood", (*CLASSIC, RuleLine("Hollywood: game 3 double", "no"))),
         hand_columns=("#", "Dealer"),
-        groups=(
-            PadGroup("Game 1", ("", "")),
-            PadGroup("Game 2", ("", "")),
-            PadGroup("Game 3", ("", "")),
-        ),
+        groups=tuple(PadGroup(f"Game {n}", ("", "")) for n in (1, 2, 3)),
         ending=SHUTOUT_100,
         games_per_page=1,
         lines_per_game=29,
