@@ -78,3 +78,24 @@ def test_broken_json_and_a_missing_file_are_refused_with_status_2(tmp_path):
     missing = standings(str(tmp_path / "nowhere.json"))
     assert missing.returncode == 2
     assert missing.stderr.startswith("error: cannot read ")
+
+
+def test_a_season_file_prints_as_csv_too(tmp_path):
+    path = tmp_path / "season.json"
+    path.write_text(json.dumps(season("format_example")), encoding="utf-8")
+
+    result = standings(str(path), "--format", "csv")
+
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0] == (
+        "rank,player,games,won,lost,shutout_wins,league_points,net_points,money,mu,sigma,ordinal"
+    )
+    assert lines[1].startswith("1,Anna,1,1,0,0,2,175,8.75,")
+    assert lines[2].startswith("2,Ben,1,0,1,0,0,-175,-8.75,")
+
+
+def test_a_file_and_a_season_together_are_refused():
+    result = standings("x.json", "--season", "1")
+    assert (result.returncode, result.stdout) == (2, "")
+    assert "not both" in result.stderr

@@ -180,6 +180,19 @@ class HandStats:
     undercuts: int = 0
     points: int = 0  # the points of the hands he won
 
+    @property
+    def gin_rate(self) -> float | None:
+        """Gins per hand played; None before the first hand."""
+        return self.gins / self.hands if self.hands else None
+
+    @property
+    def undercut_rate(self) -> float | None:
+        return self.undercuts / self.hands if self.hands else None
+
+    @property
+    def points_per_hand_won(self) -> float | None:
+        return self.points / self.won if self.won else None
+
 
 @dataclass(frozen=True)
 class Part:

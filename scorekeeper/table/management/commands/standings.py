@@ -1,21 +1,31 @@
-"""``python manage.py standings FILE``: the standings of a season document, as JSON.
+"""``python manage.py standings FILE``: the standings of a season document, as JSON;
+``python manage.py standings --season ID --format json|csv``: those of a season of
+the database, in the same JSON (or as CSV).
 
-No database: FILE is a season document (FORMAT.md, "Season"; ``-`` reads standard
-input) whose game records the engine replays; the standings, head-to-head and
-ratings follow RULES.md §11. A bad record prints one ``error: party N, hand M: ...``
-line per problem on standard error, writes nothing and exits with status 2.
+FILE is a season document (FORMAT.md, "Season"; ``-`` reads standard input) whose
+game records the engine replays, without the database; the standings, head-to-head
+and ratings follow RULES.md §11. A bad record prints one ``error: party N, hand M:
+...`` line per problem on standard error, writes nothing and exits with status 2.
 """
 
 from __future__ import annotations
 
+import csv
 import json
 import sys
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
+from scorekeeper.engine.league import Standings
 from scorekeeper.engine.record import RecordError
-from scorekeeper.engine.season import loads, season_standings, standings_json
+from scorekeeper.engine.season import (
+    CSV_HEADER,
+    loads,
+    season_standings,
+    standings_csv_rows,
+    standings_json,
+)
 
 from .sheet import fail, read_text
 
@@ -28,17 +38,44 @@ class Command(BaseCommand):
     stealth_options = ("stdin",)
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("file", metavar="FILE", help="the season document, or - for stdin")
+        parser.add_argument(
+            "file", metavar="FILE", nargs="?", help="the season document, or - for stdin"
+        )
+        parser.add_argument("--season", type=int, metavar="ID", help="a season of the database")
+        parser.add_argument("--format", choices=("json", "csv"), default="json")
 
     def handle(self, *args: Any, **options: Any) -> None:
+        if (options["file"] is None) == (options["season"] is None):
+            fail(["give a season document (FILE) or --season ID, not both"], self)
+        if options["season"] is not None:
+            self._database(options["season"], options["format"])
+            return
         path = options["file"]
         try:
             text = read_text(path, options.get("stdin", sys.stdin))
-            result = standings_json(season_standings(loads(text)))
+            table = season_standings(loads(text))
         except OSError as error:
             fail([f"cannot read {path}: {error.strerror or error}"], self)
         except UnicodeDecodeError:
             fail([f"cannot read {path}: it is not UTF-8 text"], self)
         except RecordError as error:
             fail(error.errors, self)
-        self.stdout.write(json.dumps(result, indent=2, ensure_ascii=False))
+        self._print(table, options["format"])
+
+    def _database(self, pk: int, form: str) -> None:
+        # Imported here: FILE needs no database, and so no app registry beyond settings.
+        from scorekeeper.league.models import Season
+        from scorekeeper.league.selectors import season_table
+
+        season = Season.objects.select_related("league").filter(pk=pk).first()
+        if season is None:
+            fail([f"there is no season {pk}"], self)
+        self._print(season_table(season).standings, form)
+
+    def _print(self, table: Standings, form: str) -> None:
+        if form == "json":
+            self.stdout.write(json.dumps(standings_json(table), indent=2, ensure_ascii=False))
+            return
+        writer = csv.writer(self.stdout, lineterminator="\n")
+        writer.writerow(CSV_HEADER)
+        writer.writerows(standings_csv_rows(table))
