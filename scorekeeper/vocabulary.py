@@ -5,6 +5,7 @@ language (every label is lazy, so it is translated when it is shown).
 
 from __future__ import annotations
 
+from django.utils.formats import date_format
 from django.utils.functional import Promise
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -198,3 +199,34 @@ def box_note(box: str, team: tuple[str, ...]) -> str:
 def side_name(name: str | None) -> str:
     """A tally's winner in words: a chouette's team column is called "team" in records."""
     return gettext("the team") if name == engine.TEAM else name or ""
+
+
+# The columns of a league's standings, in their order.
+STANDINGS_COLUMNS = {
+    "rank": _("Rank"),
+    "player": _("Player"),
+    "games": _("Games"),
+    "won": _("Won"),
+    "lost": _("Lost"),
+    "shutout_wins": _("Shutout wins"),
+    "league_points": _("League points"),
+    "net_points": _("Net points"),
+    "money": _("Money"),
+    "rating": _("Rating"),
+    "hands": _("Hands"),
+    "gins": _("Gins"),
+    "undercuts": _("Undercuts"),
+    "points_per_hand_won": _("Points per hand won"),
+    "trend": _("Last five"),
+}
+
+
+def season_subtitle(season) -> str:  # noqa: ANN001 (a league.Season; no model import here)
+    """A season's dates and points formula in words, for its printed standings."""
+    dates = f"{date_format(season.starts_on)} – {date_format(season.ends_on)}"
+    points = gettext("win %(win)s, shutout win %(shutout)s, loss %(loss)s") % {
+        "win": season.points_win,
+        "shutout": season.points_shutout_win,
+        "loss": season.points_loss,
+    }
+    return f"{dates} · {points}"

@@ -22,7 +22,7 @@ out what it is given; numbers stay numbers and money stays ``Decimal``.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
@@ -32,10 +32,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from scorekeeper import engine
-from scorekeeper.engine import Cell
+from scorekeeper.engine import Cell, league
 from scorekeeper.engine.record import Record, replay
 from scorekeeper.engine.settlement import Transfer, balances, settle_up
 from scorekeeper.vocabulary import (
+    STANDINGS_COLUMNS,
     box_note,
     column_name,
     foot_label,
@@ -607,3 +608,157 @@ def pad_lines(paper: str, games: int, rules: int, labelled: bool, ending: int) -
     header = PAD_NAME_ROW + (PAD_LABEL_ROW if labelled else 0)
     per_game = height / games - PAD_GAME_TITLE - header - ending * PAD_ROW - PAD_GAP
     return math.floor(per_game / PAD_ROW)
+
+
+# Standings
+
+
+@dataclass(frozen=True)
+class StandingsLine:
+    """One player's line of the printed standings; the hand statistics are None when
+    the sheet has none."""
+
+    rank: int | None  # None: fewer counted games than the season asks (printed "–")
+    player: str
+    games: int
+    won: int
+    lost: int
+    shutout_wins: int
+    league_points: int
+    net_points: int  # printed signed
+    money: Decimal  # printed signed, with the money's own places
+    rating: float  # the ordinal, mu − 3·sigma, to one decimal
+    mu: float
+    sigma: float
+    hands: int | None = None
+    gins: int | None = None
+    undercuts: int | None = None
+    points_per_hand_won: float | None = None  # to one decimal; None: no hand won
+
+
+@dataclass(frozen=True)
+class Meeting:
+    """One cell of the head-to-head: the row's player against the column's."""
+
+    won: int
+    lost: int
+    net_points: int  # the settlement points between them, to the row's player
+
+    @property
+    def score(self) -> str:
+        return f"{self.won}–{self.lost}"
+
+
+@dataclass(frozen=True)
+class StandingsSheet:
+    title: str
+    subtitle: str | None  # the season's dates and points formula, as the caller words it
+    printed_on: date | None
+    columns: tuple[str, ...]  # StandingsLine's field names, left to right
+    headings: tuple[str, ...]  # the columns in words
+    lines: tuple[StandingsLine, ...]  # in the standings' order
+    matrix: tuple[tuple[Meeting | None, ...], ...]  # players × players; None: never met
+    note: str | None = None  # why some players have no rank
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        """The head-to-head's rows and columns: the players in the standings' order."""
+        return tuple(line.player for line in self.lines)
+
+
+# The standings' columns, left to right; the hand statistics come last, when given.
+STANDINGS_LINE = (
+    "rank",
+    "player",
+    "games",
+    "won",
+    "lost",
+    "shutout_wins",
+    "league_points",
+    "net_points",
+    "money",
+    "rating",
+)
+STANDINGS_STATS = ("hands", "gins", "undercuts", "points_per_hand_won")
+
+
+def standings_sheet(
+    *,
+    title: str,
+    subtitle: str | None,
+    standings: engine.Standings,
+    stats: Mapping[str, engine.HandStats] | None = None,
+    printed_on: date | None = None,
+) -> StandingsSheet:
+    """The standings of a season to print: a line per player in the standings' order,
+    with his hand statistics when ``stats`` has them, and the head-to-head.
+
+    >>> game = engine.GameResult(1, ("Anna",), ("Ben",), False, (("Anna",), ("Ben",)), (1, 2),
+    ...                          (engine.Payment("Ben", "Anna", 175, Decimal("8.75")),))
+    >>> table = engine.standings([game], [])
+    >>> sheet = standings_sheet(title="Autumn", subtitle=None, standings=table)
+    >>> [(line.rank, line.player, line.net_points, line.money) for line in sheet.lines]
+    [(1, 'Anna', 175, Decimal('8.75')), (2, 'Ben', -175, Decimal('-8.75'))]
+    >>> [[cell and (cell.score, cell.net_points) for cell in row] for row in sheet.matrix]
+    [[None, ('1–0', 175)], [('0–1', -175), None]]
+    """
+    columns = STANDINGS_LINE + (STANDINGS_STATS if stats is not None else ())
+    players = [line.player for line in standings.lines]
+    meetings = standings.head_to_head
+    return StandingsSheet(
+        title=title,
+        subtitle=subtitle,
+        printed_on=printed_on,
+        columns=columns,
+        headings=tuple(str(STANDINGS_COLUMNS[column]) for column in columns),
+        lines=tuple(
+            _standings_line(line, None if stats is None else stats.get(line.player))
+            for line in standings.lines
+        ),
+        matrix=tuple(
+            tuple(_meeting(meetings.get(one, {}).get(other)) for other in players)
+            for one in players
+        ),
+        note=(
+            _("Players with fewer counted games are listed unranked.")
+            if any(line.rank is None for line in standings.lines)
+            else None
+        ),
+    )
+
+
+def _standings_line(line: league.Line, stats: engine.HandStats | None) -> StandingsLine:
+    rating = line.rating
+    hands: dict[str, int | float | None] = {}
+    if stats is not None:
+        per_hand = stats.points_per_hand_won
+        hands = {
+            "hands": stats.hands,
+            "gins": stats.gins,
+            "undercuts": stats.undercuts,
+            "points_per_hand_won": None if per_hand is None else _tenths(per_hand),
+        }
+    return StandingsLine(
+        rank=line.rank,
+        player=line.player,
+        games=line.games,
+        won=line.won,
+        lost=line.lost,
+        shutout_wins=line.shutout_wins,
+        league_points=line.league_points,
+        net_points=line.net_points,
+        money=line.money,
+        rating=_tenths(rating.ordinal),
+        mu=rating.mu,
+        sigma=rating.sigma,
+        **hands,
+    )
+
+
+def _tenths(value: float) -> float:
+    # + 0.0 turns the -0.0 of a small negative into 0.0, which prints without a sign.
+    return round(value, 1) + 0.0
+
+
+def _meeting(met: engine.HeadToHead | None) -> Meeting | None:
+    return None if met is None else Meeting(met.won, met.lost, met.net_points)

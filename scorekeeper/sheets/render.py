@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import functools
 import io
+import math
 from collections.abc import Callable, Iterable, Sequence
 from decimal import Decimal
 from pathlib import Path
@@ -39,6 +40,7 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import (
     Flowable,
     KeepTogether,
+    PageBreak,
     Paragraph,
     SimpleDocTemplate,
     Spacer,
@@ -1052,3 +1054,217 @@ def render_evening(sheet: EveningSheet) -> bytes:
 
 def render_pad(pad: ScorePad) -> bytes:
     return PadRenderer(pad).render()
+
+
+class StandingsRenderer(Renderer):
+    """A season's standings on turned A4 pages: a line per player (the heading repeated
+    on every page), then the head-to-head of every two players, on a page of its own
+    when there are more than a few, and in slices of columns when there are many, so
+    that a cell never gets too narrow to read."""
+
+    document: data.StandingsSheet
+    pagesize = landscape(A4)
+    RANK = 22.0
+    NUMBER = 30.0  # a figure column's narrowest
+    NAMES = (90.0, 150.0, 220.0)  # the player column: narrowest, comfortable, widest
+    MATRIX_NAME = 150.0  # the head-to-head's player column
+    MATRIX_CELL = 64.0  # a head-to-head cell's widest
+    MATRIX_COLUMNS = 12  # the most players across one slice of the head-to-head
+    MATRIX_PAGE = 4  # more players than this: the head-to-head starts a new page
+
+    def subject(self) -> str:
+        return _("Standings")
+
+    def story(self) -> list[Flowable]:
+        sheet = self.document
+        story: list[Flowable] = [self.para(text(sheet.title), "title")]
+        facts = [sheet.subtitle] if sheet.subtitle else []
+        if sheet.printed_on:
+            day = date_format(sheet.printed_on, "DATE_FORMAT")
+            facts.append(_("printed %(date)s") % {"date": day})
+        if facts:
+            story.append(self.para(" · ".join(text(fact) for fact in facts), "meta"))
+        story += [Spacer(0, 6), self.standings_table()]
+        if sheet.note:
+            story.append(self.para(text(sheet.note), "note"))
+        story += self.head_to_head()
+        return story
+
+    # The standings
+
+    def cell(self, line: data.StandingsLine, column: str) -> str:
+        """A line's value in a figure column, as printed."""
+        value = getattr(line, column)
+        if column in ("net_points", "money"):
+            return signed(value)
+        if column in ("rating", "points_per_hand_won"):
+            return tenths(value)
+        return "–" if value is None else str(value)
+
+    def standings_widths(self) -> list[float]:
+        """Each figure column as wide as its widest value and its heading on one line;
+        where that leaves the player column less than NAMES' comfortable width, the
+        headings take two lines (or their longest word). The player column takes what
+        is left, within NAMES; where even its narrowest does not fit, the figure columns
+        give way, so that the table never leaves the page."""
+        sheet = self.document
+        full, compact = [], []
+        for column, heading in zip(sheet.columns, sheet.headings, strict=True):
+            if column == "player":
+                full.append(0.0)
+                compact.append(0.0)
+                continue
+            values = [self.cell(line, column) for line in sheet.lines]
+            widest = max(
+                [pdfmetrics.stringWidth(value, BOLD, self.font_size) for value in values],
+                default=0.0,
+            )
+            label = pdfmetrics.stringWidth(heading, BOLD, 7.5)
+            word = max((pdfmetrics.stringWidth(w, BOLD, 7.5) for w in heading.split()), default=0.0)
+            floor = self.RANK if column == "rank" else self.NUMBER
+            full.append(max(floor, widest, label) + 2 * CELL_PAD + 1)
+            compact.append(max(floor, widest, word, label / 2) + 2 * CELL_PAD + 1)
+        low, comfortable, high = self.NAMES
+        widths = full if self.width - sum(full) >= comfortable else compact
+        figures = sum(widths)
+        if self.width - figures < low:
+            widths = [width * (self.width - low) / figures for width in widths]
+        widths[sheet.columns.index("player")] = min(high, self.width - sum(widths))
+        return widths
+
+    def heading(self, label: str, width: float, right: bool) -> str | Paragraph:
+        """A column heading: a plain string where it fits, else a wrapping Paragraph
+        (which breaks a word too long for the column rather than overflow it)."""
+        if pdfmetrics.stringWidth(label, BOLD, 7.5) <= width - 2 * CELL_PAD:
+            return label
+        return Paragraph(text(label), self.style["head-right" if right else "head"])
+
+    def standings_table(self) -> Table:
+        sheet = self.document
+        widths = self.standings_widths()
+        player = sheet.columns.index("player")
+        rows: list[list[Any]] = [
+            [
+                self.heading(label, width, right=c != player)
+                for c, (label, width) in enumerate(zip(sheet.headings, widths, strict=True))
+            ]
+        ]
+        for line in sheet.lines:
+            rows.append(
+                [
+                    self.name_cell(line.player, widths[c]) if c == player else self.cell(line, key)
+                    for c, key in enumerate(sheet.columns)
+                ]
+            )
+        points = sheet.columns.index("league_points")
+        style: list[Command] = [
+            ("FONT", (0, 0), (-1, -1), FONT, self.font_size, 9.6),
+            ("FONT", (0, 0), (-1, 0), BOLD, 7.5, 9),
+            ("BACKGROUND", (0, 0), (-1, 0), SHADE),
+            ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+            ("VALIGN", (0, 0), (-1, 0), "BOTTOM"),
+            ("ALIGN", (0, 0), (-1, -1), "RIGHT"),
+            ("ALIGN", (player, 0), (player, -1), "LEFT"),
+            ("LEFTPADDING", (0, 0), (-1, -1), CELL_PAD),
+            ("RIGHTPADDING", (0, 0), (-1, -1), CELL_PAD),
+            ("LINEBELOW", (0, 0), (-1, 0), 0.8, INK),
+        ]
+        if sheet.lines:
+            style += [
+                ("LINEBELOW", (0, 1), (-1, -1), 0.25, RULE),
+                ("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white, SHADE]),
+                ("FONT", (points, 1), (points, -1), BOLD, self.font_size, 9.6),
+            ]
+        unranked = [y for y, line in enumerate(sheet.lines, start=1) if line.rank is None]
+        if unranked:  # the unranked players come last, set apart and faint
+            style += [
+                ("TEXTCOLOR", (0, unranked[0]), (-1, -1), FAINT),
+                ("LINEABOVE", (0, unranked[0]), (-1, unranked[0]), 0.8, INK),
+            ]
+        return Table(rows, colWidths=widths, style=style, repeatRows=1, hAlign="LEFT")
+
+    # The head-to-head
+
+    def head_to_head(self) -> list[Flowable]:
+        """The matrix, a slice of at most MATRIX_COLUMNS columns at a time; every slice
+        has every player's row, and a slice after the first starts a new page."""
+        players = self.document.players
+        count = len(players)
+        if count < 2:
+            return []
+        slices = math.ceil(count / self.MATRIX_COLUMNS)
+        size = math.ceil(count / slices)  # the slices as even as they can be
+        legend = _(
+            "Each line: that player's wins and losses against the player of the column, "
+            "and the points between them."
+        )
+        flowables: list[Flowable] = []
+        for n, first in enumerate(range(0, count, size)):
+            last = min(first + size, count)
+            title = _("Head-to-head")
+            if slices > 1:
+                title += " · " + _("players %(first)s–%(last)s of %(count)s") % {
+                    "first": first + 1,
+                    "last": last,
+                    "count": count,
+                }
+            block: list[Flowable] = [self.para(text(title), "h2")]
+            if n == 0:
+                block.append(self.para(text(legend), "note"))
+            block += [Spacer(0, 4), self.matrix(first, last)]
+            if count > self.MATRIX_PAGE:
+                flowables += [PageBreak(), *block]
+            else:  # a small matrix follows the standings, all of it on one page
+                flowables.append(KeepTogether(block))
+        return flowables
+
+    def matrix(self, first: int, last: int) -> Table:
+        """The columns ``first:last`` of the head-to-head: each row's player, numbered
+        as in the standings, against each column's (its number and name, cut to fit)."""
+        sheet = self.document
+        players = sheet.players
+        cell = min(self.MATRIX_CELL, (self.width - self.RANK - self.MATRIX_NAME) / (last - first))
+        widths = [self.RANK, self.MATRIX_NAME] + [cell] * (last - first)
+        room = cell - 2 * CELL_PAD
+        rows: list[list[Any]] = [
+            ["", ""]
+            + [f"{k + 1}\n{self._fit(players[k], room, 7.5, BOLD)}" for k in range(first, last)]
+        ]
+        for k, (player, meetings) in enumerate(zip(players, sheet.matrix, strict=True)):
+            rows.append(
+                [str(k + 1), self.name_cell(player, self.MATRIX_NAME)]
+                + [
+                    "" if met is None else f"{met.score}\n{signed(met.net_points)}"
+                    for met in meetings[first:last]
+                ]
+            )
+        style: list[Command] = [
+            ("FONT", (0, 0), (-1, -1), FONT, 7.5, 8.5),
+            ("FONT", (0, 0), (-1, 0), BOLD, 7.5, 8.5),
+            ("BACKGROUND", (0, 0), (-1, 0), SHADE),
+            ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+            ("ALIGN", (0, 0), (0, -1), "RIGHT"),
+            ("ALIGN", (2, 0), (-1, -1), "CENTER"),
+            ("LEFTPADDING", (0, 0), (-1, -1), CELL_PAD),
+            ("RIGHTPADDING", (0, 0), (-1, -1), CELL_PAD),
+            ("LINEBELOW", (0, 0), (-1, 0), 0.8, INK),
+            ("LINEBELOW", (0, 1), (1, -1), 0.25, RULE),
+            ("GRID", (2, 0), (-1, -1), 0.25, RULE),
+        ]
+        # A player does not meet himself: his own cell is greyed.
+        style += [
+            ("BACKGROUND", (2 + k - first, k + 1), (2 + k - first, k + 1), CLOSED)
+            for k in range(first, last)
+        ]
+        return Table(rows, colWidths=widths, style=style, repeatRows=1, hAlign="LEFT")
+
+
+def tenths(value: float | None) -> str:
+    """A figure to one decimal, with a true minus sign; "–" for none."""
+    if value is None:
+        return "–"
+    return f"{MINUS}{-value:.1f}" if value < 0 else f"{value:.1f}"
+
+
+def render_standings(sheet: data.StandingsSheet) -> bytes:
+    return StandingsRenderer(sheet).render()

@@ -1,0 +1,300 @@
+"""The printed standings of a season: the data object built from the engine's standings,
+then real PDF bytes read back with pypdf."""
+
+import io
+from datetime import date
+from decimal import Decimal
+
+import pytest
+from django.utils import translation
+from pypdf import PdfReader
+from reportlab.lib.pagesizes import A4, landscape
+from reportlab.pdfbase import pdfmetrics
+
+from scorekeeper import engine
+from scorekeeper.engine import GameResult, HandStats, Payment
+from scorekeeper.sheets.data import (
+    STANDINGS_LINE,
+    STANDINGS_STATS,
+    Meeting,
+    StandingsLine,
+    StandingsSheet,
+    standings_sheet,
+)
+from scorekeeper.sheets.render import BOLD, render_standings
+
+SUBTITLE = "Autumn league · 1 Sep – 30 Nov 2026 · win 2, shutout win 3, loss 0"
+HEADINGS = (
+    "Rank",
+    "Player",
+    "Games",
+    "Won",
+    "Lost",
+    "Shutout wins",
+    "League points",
+    "Net points",
+    "Money",
+    "Rating",
+)
+STATS_HEADINGS = ("Hands", "Gins", "Undercuts", "Points per hand won")
+MARKUP = "<b>Eve</b> & <font size=40>Mallory</font>"
+
+
+def game(winner: str, loser: str, points: int, shutout: bool = False) -> GameResult:
+    """A two-player game; the loser pays ``points`` at five cents a point."""
+    payment = Payment(loser, winner, points, Decimal(points) * Decimal("0.05"))
+    return GameResult(1, (winner,), (loser,), shutout, ((winner,), (loser,)), (1, 2), (payment,))
+
+
+# Anna beats Ben and shuts Carl out; Ben beats Carl; Dora plays no counted game.
+GAMES = [game("Anna", "Ben", 175), game("Anna", "Carl", 330, shutout=True), game("Ben", "Carl", 40)]
+STATS = {
+    "Anna": HandStats(hands=12, won=7, gins=2, undercuts=1, points=200),
+    "Ben": HandStats(hands=10, won=4, gins=0, undercuts=1, points=90),
+    "Carl": HandStats(hands=8, won=0, gins=0, undercuts=0, points=0),
+}
+
+
+def season(min_games: int = 1) -> engine.Standings:
+    return engine.standings(GAMES, ["Anna", "Ben", "Carl", "Dora"], min_games=min_games)
+
+
+def sheet(**options) -> StandingsSheet:
+    options.setdefault("standings", season())
+    return standings_sheet(title="Gin Club Köln: Autumn", subtitle=SUBTITLE, **options)
+
+
+def pages(pdf: bytes) -> list[str]:
+    return [page.extract_text() for page in PdfReader(io.BytesIO(pdf)).pages]
+
+
+def flat(text: str) -> str:
+    """The text with every run of white space as one space: wrapped lines join again."""
+    return " ".join(text.split())
+
+
+# The data
+
+
+def test_the_sheet_is_the_standings_line_by_line_with_the_hand_statistics():
+    table = season()
+    rating = {line.player: line.rating for line in table.lines}
+
+    def line(rank, player, *figures, stats=(None, None, None, None)):
+        return StandingsLine(
+            rank,
+            player,
+            *figures,
+            round(rating[player].ordinal, 1),
+            rating[player].mu,
+            rating[player].sigma,
+            *stats,
+        )
+
+    assert sheet(standings=table, stats=STATS, printed_on=date(2026, 12, 1)) == StandingsSheet(
+        title="Gin Club Köln: Autumn",
+        subtitle=SUBTITLE,
+        printed_on=date(2026, 12, 1),
+        columns=STANDINGS_LINE + STANDINGS_STATS,
+        headings=HEADINGS + STATS_HEADINGS,
+        lines=(
+            line(1, "Anna", 2, 2, 0, 1, 5, 505, Decimal("25.25"), stats=(12, 2, 1, 28.6)),
+            line(2, "Ben", 2, 1, 1, 0, 2, -135, Decimal("-6.75"), stats=(10, 0, 1, 22.5)),
+            line(3, "Carl", 2, 0, 2, 0, 0, -370, Decimal("-18.50"), stats=(8, 0, 0, None)),
+            line(None, "Dora", 0, 0, 0, 0, 0, 0, Decimal("0.00")),  # no hands given: none
+        ),
+        matrix=(
+            (None, Meeting(1, 0, 175), Meeting(1, 0, 330), None),
+            (Meeting(0, 1, -175), None, Meeting(1, 0, 40), None),
+            (Meeting(0, 1, -330), Meeting(0, 1, -40), None, None),
+            (None, None, None, None),
+        ),
+        note="Players with fewer counted games are listed unranked.",
+    )
+
+
+def test_without_hand_statistics_the_sheet_has_no_hand_columns():
+    printed = sheet(standings=season(min_games=0))
+    assert printed.columns == STANDINGS_LINE
+    assert printed.headings == HEADINGS
+    assert {(line.hands, line.points_per_hand_won) for line in printed.lines} == {(None, None)}
+    assert printed.note is None  # everybody ranked
+    # Dora, without a game, is ranked now: ahead of Carl, whose net is below her nothing
+    assert [(line.rank, line.player) for line in printed.lines] == [
+        (1, "Anna"),
+        (2, "Ben"),
+        (3, "Dora"),
+        (4, "Carl"),
+    ]
+
+
+def test_the_rating_is_the_ordinal_to_one_decimal_and_a_new_player_has_zero():
+    table = season()
+    printed = sheet(standings=table)
+    for line, engine_line in zip(printed.lines, table.lines, strict=True):
+        assert line.rating == round(engine_line.rating.ordinal, 1)
+    # A new player's ordinal is 25 − 3·25/3, a hair below zero in floating point:
+    # printed as 0.0, never as −0.0.
+    assert engine.Rating().ordinal <= 0
+    assert str(printed.lines[-1].rating) == "0.0"
+
+
+def test_a_meeting_reads_wins_dash_losses():
+    assert Meeting(3, 1, 120).score == "3–1"
+    assert sheet().players == ("Anna", "Ben", "Carl", "Dora")
+
+
+def test_the_words_are_german_in_german():
+    with translation.override("de"):
+        printed = sheet(stats=STATS)
+    assert printed.headings == (
+        "Platz",
+        "Spieler",
+        "Partien",
+        "Gewonnen",
+        "Verloren",
+        "Shutout-Siege",
+        "Ligapunkte",
+        "Punktdifferenz",
+        "Geld",
+        "Wertung",
+        "Spiele",
+        "Gins",
+        "Undercuts",
+        "Punkte je gewonnenem Spiel",
+    )
+    assert printed.note == "Spieler mit weniger gezählten Partien stehen ohne Platz in der Tabelle."
+
+
+# The PDF
+
+
+def test_the_pdf_shows_every_player_his_rank_and_figures_then_the_head_to_head():
+    pdf = render_standings(sheet(stats=STATS, printed_on=date(2026, 12, 1)))
+    assert pdf.startswith(b"%PDF-")
+    (text,) = pages(pdf)  # four players: the head-to-head follows on the same page
+    text = flat(text)
+    anna, ben, carl, _dora = (f"{line.rating:.1f}".replace("-", "−") for line in sheet().lines)
+    assert text.startswith(f"Gin Club Köln: Autumn {SUBTITLE} · printed Dec. 1, 2026")
+    for words in (
+        "Rank Player Games Won Lost Shutout wins League points Net points Money Rating "
+        "Hands Gins Undercuts Points per hand won",
+        f"1 Anna 2 2 0 1 5 +505 +25.25 {anna} 12 2 1 28.6",
+        f"2 Ben 2 1 1 0 2 −135 −6.75 {ben} 10 0 1 22.5",
+        f"3 Carl 2 0 2 0 0 −370 −18.50 {carl} 8 0 0 –",
+        "– Dora 0 0 0 0 0 0 0.00 0.0 – – – –",
+        "Players with fewer counted games are listed unranked.",
+        "Head-to-head",
+        "1 Anna 2 Ben 3 Carl 4 Dora",  # the column heads: standings number and name
+        "1 Anna 1–0 +175 1–0 +330",
+        "2 Ben 0–1 −175 1–0 +40",
+        "3 Carl 0–1 −330 0–1 −40",
+        "page 1 of 1",
+    ):
+        assert words in text
+
+
+def test_the_pdf_is_german_in_german():
+    with translation.override("de"):
+        (text,) = pages(render_standings(sheet(printed_on=date(2026, 12, 1))))
+    text = flat(text)
+    for words in (
+        "gedruckt am 1. Dezember 2026",
+        "Platz Spieler Partien Gewonnen Verloren Shutout-Siege Ligapunkte",
+        "Direkter Vergleich",
+        "Seite 1 von 1",
+    ):
+        assert words in text
+
+
+def test_the_same_standings_give_the_same_bytes():
+    first = render_standings(sheet(stats=STATS))
+    again = render_standings(sheet(stats=STATS))
+    assert first == again
+    metadata = PdfReader(io.BytesIO(first)).metadata
+    assert metadata["/CreationDate"] == "D:20000101000000+00'00'"
+    assert metadata["/Title"] == "Gin Club Köln: Autumn"
+
+
+def test_a_name_full_of_markup_is_printed_as_it_is():
+    table = engine.standings([game(MARKUP, "Ben", 10)], [])
+    pdf = render_standings(sheet(standings=table))
+    (text,) = pages(pdf)
+    assert f"1 {MARKUP} 1 1 0" in flat(text)
+    content = PdfReader(io.BytesIO(pdf)).pages[0].get_contents().get_data()
+    assert b" 40 Tf" not in content  # no <font size=40> obeyed
+
+
+def test_an_empty_season_prints_its_heading_alone():
+    (text,) = pages(render_standings(sheet(standings=engine.standings([], []))))
+    assert "Rank Player Games" in flat(text)
+    assert "Head-to-head" not in text
+
+
+# Sixty players
+
+
+def many() -> engine.Standings:
+    """60 players, each beating the next three round the table; every tenth has a
+    long name, one is full of markup."""
+    players = [f"Player {n:02}" for n in range(60)]
+    for n in range(0, 60, 10):
+        players[n] = f"Maximiliane Wilhelmine von Hohenzollern-Sigmaringen {n:02}"
+    players[7] = MARKUP
+    games = [
+        game(players[n], players[(n + step) % 60], 10 * step + n, shutout=step == 3)
+        for n in range(60)
+        for step in (1, 2, 3)
+    ]
+    return engine.standings(games, players)
+
+
+@pytest.fixture(scope="module")
+def many_pdf() -> bytes:
+    table = many()
+    stats = {line.player: HandStats(40, 20, 3, 1, 444) for line in table.lines}
+    return render_standings(sheet(standings=table, stats=stats))
+
+
+def positions(page) -> list[tuple[float, float, float]]:
+    """Each piece of text on a page: where it starts (x, y) and where it ends (x)."""
+    found = []
+
+    def visit(text, cm, tm, font, size):
+        if not text.strip():
+            return
+        x = cm[0] * tm[4] + cm[2] * tm[5] + cm[4]
+        y = cm[1] * tm[4] + cm[3] * tm[5] + cm[5]
+        # Bold is the wider face: an upper bound of the width, whichever was used.
+        width = pdfmetrics.stringWidth(text.rstrip("\n"), BOLD, size) * cm[0] * tm[0]
+        found.append((x, y, x + width))
+
+    page.extract_text(visitor_text=visit)
+    return found
+
+
+def test_60_players_flow_over_pages_and_stay_inside_them(many_pdf):
+    reader = PdfReader(io.BytesIO(many_pdf))
+    width, height = landscape(A4)
+    count = len(reader.pages)
+    assert count > 2
+    for number, page in enumerate(reader.pages, start=1):
+        assert float(page.mediabox.width) == pytest.approx(width, abs=0.01)
+        assert float(page.mediabox.height) == pytest.approx(height, abs=0.01)
+        assert f"page {number} of {count}" in page.extract_text()
+        for x, y, end in positions(page):
+            assert 0 <= x <= end <= width
+            assert 0 <= y <= height
+
+
+def test_60_players_list_every_player_and_slice_the_head_to_head(many_pdf):
+    texts = [flat(text) for text in pages(many_pdf)]
+    everything = " ".join(texts)
+    for line in many().lines:
+        assert line.player in everything
+    # 60 columns in five slices of twelve, each with every player's row
+    for first in range(1, 60, 12):
+        assert f"Head-to-head · players {first}–{first + 11} of 60" in everything
+    slices = [text for text in texts if "Head-to-head · players" in text]
+    assert len(slices) == 5
+    assert all(text.startswith("Head-to-head") for text in slices)  # each on a new page
