@@ -77,6 +77,7 @@ INSTALLED_APPS = [
     "django.forms",  # Django's own form templates, for FORM_RENDERER to find
     "django_htmx",
     "template_partials",
+    "scorekeeper.clubs",
     "scorekeeper.table",
 ]
 

@@ -6,4 +6,5 @@ urlpatterns = [
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("scorekeeper.table.urls")),
+    path("", include("scorekeeper.clubs.urls")),
 ]

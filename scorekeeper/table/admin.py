@@ -31,9 +31,10 @@ class WrittenByServices:
 
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin):
-    list_display = ["name", "owner", "created_at"]
-    search_fields = ["name", "owner__username"]
-    list_select_related = ["owner"]
+    list_display = ["name", "club", "user", "owner", "created_at"]
+    search_fields = ["name", "club__name", "owner__username"]
+    list_select_related = ["club", "user", "owner"]
+    raw_id_fields = ["club", "user", "owner"]
 
 
 class SeatInline(WrittenByServices, admin.TabularInline):
@@ -58,9 +59,10 @@ class HandInline(WrittenByServices, admin.TabularInline):
 
 @admin.register(Partie)
 class PartieAdmin(admin.ModelAdmin):
-    list_display = ["__str__", "owner", "kind", "state", "stake", "evening", "started_at"]
+    list_display = ["__str__", "club", "owner", "kind", "state", "stake", "evening", "started_at"]
     list_filter = ["state", "kind"]
-    search_fields = ["seats__player__name", "owner__username"]
+    search_fields = ["seats__player__name", "club__name", "owner__username"]
+    list_select_related = ["club", "owner", "evening"]
     # The engine replays the hands under these; the summary caches what it found.
     readonly_fields = [
         "kind",
@@ -73,7 +75,7 @@ class PartieAdmin(admin.ModelAdmin):
         "closed_at",
     ]
     inlines = [SeatInline, HandInline]
-    raw_id_fields = ["owner", "evening"]
+    raw_id_fields = ["club", "owner", "evening"]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # a partie starts through services.partie_start, seats and all
@@ -121,10 +123,10 @@ class EveningPaymentInline(admin.TabularInline):
 
 @admin.register(Evening)
 class EveningAdmin(admin.ModelAdmin):
-    list_display = ["name", "played_on", "owner", "settled_at"]
+    list_display = ["name", "played_on", "club", "owner", "settled_at"]
     list_filter = ["played_on"]
-    search_fields = ["name", "owner__username"]
-    raw_id_fields = ["owner"]
+    search_fields = ["name", "club__name", "owner__username"]
+    raw_id_fields = ["club", "owner"]
     inlines = [EveningPaymentInline]
 
 

@@ -8,6 +8,7 @@ from decimal import Decimal
 from typing import Any
 
 from django import forms
+from django.contrib.auth import get_user_model
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
@@ -17,7 +18,7 @@ from scorekeeper.sheets.data import PAD_KINDS
 from scorekeeper.vocabulary import CHOICE_WORDS, KIND_NAMES, PRESET_LABELS, RULE_HELP
 
 from .messages import explain
-from .models import Evening, Hand, Partie
+from .models import Evening, Hand, Partie, Player
 
 CHOICE_ENUMS = {
     "shutout": engine.Shutout,
@@ -559,16 +560,38 @@ class EveningForm(forms.Form):
 
 
 class EveningPartieForm(forms.Form):
-    """One of the user's parties, to put into the evening."""
+    """One of the club's parties, to put into its evening."""
 
     partie = forms.ModelChoiceField(label=_("Partie"), queryset=Partie.objects.none())
 
-    def __init__(self, *args: Any, owner: Any, evening: Evening, **kwargs: Any):
+    def __init__(self, *args: Any, evening: Evening, **kwargs: Any):
         super().__init__(*args, **kwargs)
         self.fields["partie"].queryset = (
-            Partie.objects.filter(owner=owner).exclude(evening=evening).order_by("-started_at")
+            Partie.objects.filter(club_id=evening.club_id)
+            .exclude(evening=evening)
+            .order_by("-started_at")
         )
         self.fields["partie"].label_from_instance = _partie_label
+
+
+class PlayerAccountForm(forms.Form):
+    """The member of the player's club who plays as this player, or nobody."""
+
+    user = forms.ModelChoiceField(
+        label=_("Plays as the member"),
+        queryset=get_user_model().objects.none(),
+        required=False,
+        empty_label=_("nobody"),
+        help_text=_("Link the player to a member's account: his games are then his."),
+    )
+
+    def __init__(self, *args: Any, player: Player, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.fields["user"].queryset = (
+            get_user_model()
+            .objects.filter(memberships__club_id=player.club_id)
+            .order_by("username")
+        )
 
 
 def _partie_label(partie: Partie) -> str:

@@ -24,15 +24,34 @@ def new_share_token() -> str:
 
 
 class Player(models.Model):
-    """A person at the table, in the address book of the user who entered them."""
+    """A person at the table, in the address book of a club; linked to a member's
+    account where the person is one."""
 
+    club = models.ForeignKey(
+        "clubs.Club",
+        on_delete=models.PROTECT,
+        related_name="players",
+        verbose_name=_("club"),
+    )
+    # Who entered it; what it belongs to, and who may see it, is its club's.
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL,
-        on_delete=models.CASCADE,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
         related_name="players",
-        verbose_name=_("owner"),
+        verbose_name=_("entered by"),
     )
     name = models.CharField(_("name"), max_length=60)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="as_players",
+        verbose_name=_("account"),
+        help_text=_("The member who plays as this player."),
+    )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
     class Meta:
@@ -40,7 +59,12 @@ class Player(models.Model):
         verbose_name_plural = _("players")
         ordering = ["name"]
         constraints = [
-            models.UniqueConstraint(fields=["owner", "name"], name="player_name_per_owner")
+            models.UniqueConstraint(fields=["club", "name"], name="player_name_per_club"),
+            models.UniqueConstraint(
+                fields=["club", "user"],
+                condition=models.Q(user__isnull=False),
+                name="player_user_per_club",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -50,11 +74,20 @@ class Player(models.Model):
 class Evening(models.Model):
     """The parties played at one table or club night, settled up together."""
 
+    club = models.ForeignKey(
+        "clubs.Club",
+        on_delete=models.PROTECT,
+        related_name="evenings",
+        verbose_name=_("club"),
+    )
+    # Who entered it; what it belongs to, and who may see it, is its club's.
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL,
-        on_delete=models.CASCADE,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
         related_name="evenings",
-        verbose_name=_("owner"),
+        verbose_name=_("started by"),
     )
     name = models.CharField(_("name"), max_length=80)
     played_on = models.DateField(_("date"))
@@ -91,11 +124,20 @@ class Partie(models.Model):
         RUNNING = "running", _("running")
         CLOSED = "closed", _("over")
 
+    club = models.ForeignKey(
+        "clubs.Club",
+        on_delete=models.PROTECT,
+        related_name="parties",
+        verbose_name=_("club"),
+    )
+    # Who entered it; what it belongs to, and who may see it, is its club's.
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL,
-        on_delete=models.CASCADE,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
         related_name="parties",
-        verbose_name=_("owner"),
+        verbose_name=_("started by"),
     )
     evening = models.ForeignKey(
         Evening,

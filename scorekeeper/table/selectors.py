@@ -17,6 +17,8 @@ from functools import cached_property
 from django.db.models import Prefetch, Q, QuerySet
 
 from scorekeeper import engine, vocabulary
+from scorekeeper.clubs.models import Club
+from scorekeeper.clubs.selectors import clubs_of
 from scorekeeper.engine.record import Record
 from scorekeeper.sheets.data import PaymentLine
 
@@ -263,9 +265,16 @@ def partie_changes(partie: Partie) -> QuerySet[HandChange]:
 
 
 def parties_of(user) -> QuerySet[Partie]:
-    return Partie.objects.filter(owner=user).order_by(
-        "-state", "-started_at", "-id"
-    )  # running first
+    """The parties of all the user's clubs, running first."""
+    return parties_in(clubs_of(user))
+
+
+def parties_in(clubs: QuerySet[Club] | list[Club]) -> QuerySet[Partie]:
+    return (
+        Partie.objects.filter(club__in=clubs)
+        .select_related("club")
+        .order_by("-state", "-started_at", "-id")  # running first
+    )
 
 
 # Evenings and players' money
@@ -329,7 +338,7 @@ def evening_sheet(evening: Evening) -> EveningView:
     if evening.is_settled:  # the debts it took over when it was settled, still in its figures
         debts = list(evening.carried_debts.select_related("payer", "payee", "evening"))
     else:
-        debts = list(open_debts(evening.owner, list(seated.values())))
+        debts = list(open_debts(evening.club_id, list(seated.values())))
     for debt in debts:
         for player, sign in ((debt.payer, -1), (debt.payee, 1)):
             seated.setdefault(player.name, player)
@@ -341,17 +350,22 @@ def evening_sheet(evening: Evening) -> EveningView:
     return EveningView(evening, results, balances, debts, transfers, payments)
 
 
-def open_debts(owner, players: list[Player]) -> QuerySet[EveningPayment]:
-    """Unpaid transfers of settled evenings that involve any of these players."""
+def open_debts(club: Club | int, players: list[Player]) -> QuerySet[EveningPayment]:
+    """Unpaid transfers of the club's settled evenings that involve any of these players."""
     return (
-        EveningPayment.objects.filter(evening__owner=owner, paid_at=None, carried_to=None)
+        EveningPayment.objects.filter(evening__club=club, paid_at=None, carried_to=None)
         .filter(Q(payer__in=players) | Q(payee__in=players))
         .select_related("payer", "payee", "evening")
     )
 
 
 def evenings_of(user) -> QuerySet[Evening]:
-    return Evening.objects.filter(owner=user)
+    """The evenings of all the user's clubs."""
+    return evenings_in(clubs_of(user))
+
+
+def evenings_in(clubs: QuerySet[Club] | list[Club]) -> QuerySet[Evening]:
+    return Evening.objects.filter(club__in=clubs).select_related("club")
 
 
 @dataclass(frozen=True)
@@ -371,7 +385,7 @@ class Ledger:
 
 
 def player_ledger(player: Player) -> Ledger:
-    debts = list(open_debts(player.owner, [player]))
+    debts = list(open_debts(player.club_id, [player]))
     parties = list(
         partie_with_players(Partie.objects.filter(seats__player=player)).order_by("-started_at")
     )

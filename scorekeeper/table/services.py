@@ -17,6 +17,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from scorekeeper import engine
+from scorekeeper.clubs.models import Club, Membership
+from scorekeeper.clubs.services import personal_club
 from scorekeeper.engine.record import Record, RecordError, entry_json, replay
 
 from .models import (
@@ -42,8 +44,26 @@ class EveningSettledError(ValueError):
         self.evening = evening
 
 
-def player_for(*, owner: AbstractBaseUser, name: str) -> Player:
-    player, _ = Player.objects.get_or_create(owner=owner, name=name.strip())
+def _seated_player(club: Club, name: str, owner: AbstractBaseUser) -> Player:
+    """The club's player of that name, entered now if the club has none yet."""
+    player, _ = Player.objects.get_or_create(
+        club=club, name=name.strip(), defaults={"owner": owner}
+    )
+    return player
+
+
+@transaction.atomic
+def player_link(*, player: Player, user: AbstractBaseUser | None) -> Player:
+    """Link the player to the account of a member of his club (None: to nobody); a member
+    is one player in a club, so the link moves from any other player there."""
+    if user is not None:
+        if not Membership.objects.filter(club_id=player.club_id, user=user).exists():
+            raise ValueError(f"{user} is not a member of the club of {player}")
+        Player.objects.filter(club_id=player.club_id, user=user).exclude(pk=player.pk).update(
+            user=None
+        )
+    player.user = user
+    player.save(update_fields=["user"])
     return player
 
 
@@ -51,6 +71,7 @@ def player_for(*, owner: AbstractBaseUser, name: str) -> Player:
 def partie_start(
     *,
     owner: AbstractBaseUser,
+    club: Club | None = None,
     names: Sequence[str],
     rules: engine.Ruleset,
     kind: str = Partie.Kind.TWO_PLAYER,
@@ -61,19 +82,23 @@ def partie_start(
 ) -> Partie:
     """Seat the players (in cut order where roles rotate) and fix the rules.
 
-    The first named deals unless told otherwise (in a chouette or three-player rotation
-    the roles decide); ``stakes`` gives chouette members their own stake.
+    The partie belongs to ``club`` (by default its evening's, or the personal club of
+    ``owner``, who starts it); its players are the club's. The first named deals unless
+    told otherwise (in a chouette or three-player rotation the roles decide); ``stakes``
+    gives chouette members their own stake.
     """
     names = [name.strip() for name in names]
     session = engine.session_class(kind)(names, rules, first_dealer)  # checks the seating
+    club = _club_of(owner, club, evening)
     if evening is not None and evening.is_settled:
         raise EveningSettledError(evening)
-    players = [player_for(owner=owner, name=name) for name in names]
+    players = [_seated_player(club, name, owner) for name in names]
     # Stored so that every replay deals as the table did: the named first dealer, or
     # whoever the session starts with (a partnership names table 1's).
     starts = session.dealer if isinstance(session.dealer, str) else names[0]
     dealer = players[names.index(first_dealer or starts)]
     partie = Partie.objects.create(
+        club=club,
         owner=owner,
         kind=kind,
         rules=rules.to_dict(),
@@ -90,13 +115,24 @@ def partie_start(
     return partie
 
 
+def _club_of(owner: AbstractBaseUser, club: Club | None, evening: Evening | None) -> Club:
+    """Where a new partie goes: the club given, its evening's, or the owner's own."""
+    if evening is not None:
+        if club is not None and club.pk != evening.club_id:
+            raise ValueError(f"the evening {evening} belongs to another club than {club}")
+        return evening.club
+    return club or personal_club(owner)
+
+
 @transaction.atomic
-def partie_import(*, owner: AbstractBaseUser, record: Record) -> Partie:
-    """A new partie from a game record; a refused hand raises RecordError naming it."""
+def partie_import(*, owner: AbstractBaseUser, record: Record, club: Club | None = None) -> Partie:
+    """A new partie from a game record, in ``club`` (by default the owner's personal
+    club); a refused hand raises RecordError naming it."""
     _check_names(record.players)
     session = replay(record)
     partie = partie_start(
         owner=owner,
+        club=club,
         names=record.players,
         rules=record.rules,
         kind=record.kind,
@@ -324,13 +360,21 @@ def _save_result(partie: Partie, session: engine.Session) -> None:
 # Evenings: the parties of one table or club night, settled up together.
 
 
-def evening_start(*, owner: AbstractBaseUser, name: str, played_on: date) -> Evening:
-    return Evening.objects.create(owner=owner, name=name.strip(), played_on=played_on)
+def evening_start(
+    *, owner: AbstractBaseUser, name: str, played_on: date, club: Club | None = None
+) -> Evening:
+    """A new evening of ``club`` (by default the personal club of ``owner``, who starts it)."""
+    return Evening.objects.create(
+        club=club or personal_club(owner), owner=owner, name=name.strip(), played_on=played_on
+    )
 
 
 @transaction.atomic
 def partie_evening_set(*, partie: Partie, evening: Evening | None) -> Partie:
-    """Put a partie into an evening (or take it out); a settled evening is closed to changes."""
+    """Put a partie into an evening of its club (or take it out); a settled evening is
+    closed to changes."""
+    if evening is not None and evening.club_id != partie.club_id:
+        raise ValueError(f"the partie {partie.pk} is not of the club of the evening {evening}")
     for touched in (partie.evening, evening):
         if touched is not None and touched.is_settled:
             raise EveningSettledError(touched)

@@ -28,4 +28,5 @@ urlpatterns = [
         name="evening_payment_paid",
     ),
     path("players/<int:pk>/", views.player_detail, name="player_detail"),
+    path("players/<int:pk>/account/", views.player_account, name="player_account"),
 ]

@@ -14,6 +14,7 @@ from django.contrib.auth.forms import UserCreationForm
 from django.core.exceptions import NON_FIELD_ERRORS
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -22,6 +23,9 @@ from django_htmx.http import reswap, retarget, trigger_client_event
 from django_htmx.middleware import HtmxDetails
 
 from scorekeeper import engine
+from scorekeeper.clubs.access import Role, evening_for, partie_for, player_for
+from scorekeeper.clubs.forms import ClubChoiceForm
+from scorekeeper.clubs.services import personal_club
 from scorekeeper.engine.record import RecordError, record_json
 from scorekeeper.sheets.data import evening_sheet as evening_pdf_sheet
 from scorekeeper.sheets.data import score_pad, score_sheet
@@ -34,13 +38,14 @@ from .forms import (
     ImportForm,
     PadForm,
     PartieStartForm,
+    PlayerAccountForm,
     RulesForm,
     entry_form,
     kind_seats,
     rule_initial,
 )
 from .messages import explain
-from .models import Evening, Partie, Player
+from .models import Partie
 
 PRESET_NOTICE = gettext_lazy(
     "The rule values are now those of the preset you chose: check them and start."
@@ -54,12 +59,6 @@ class HtmxHttpRequest(HttpRequest):
     htmx: HtmxDetails
 
 
-def _owned_partie(request: HttpRequest, pk: int) -> Partie:
-    """The user's own partie; anyone else's is a 404, never a 403 that confirms it exists."""
-    queryset = selectors.partie_with_players(Partie.objects.filter(owner=request.user))
-    return get_object_or_404(queryset, pk=pk)
-
-
 @require_safe
 def home(request: HttpRequest) -> HttpResponse:
     parties = selectors.parties_of(request.user) if request.user.is_authenticated else []
@@ -68,11 +67,19 @@ def home(request: HttpRequest) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
+    """A new account with its personal club; then on to ``next`` (an invitation link)."""
     form = UserCreationForm(request.POST or None)
+    next_url = request.POST.get("next") or request.GET.get("next") or ""
+    if not url_has_allowed_host_and_scheme(
+        next_url, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        next_url = ""
     if request.method == "POST" and form.is_valid():
-        login(request, form.save())
-        return redirect("home")
-    return render(request, "registration/signup.html", {"form": form})
+        user = form.save()
+        personal_club(user)
+        login(request, user)
+        return redirect(next_url or "home")
+    return render(request, "registration/signup.html", {"form": form, "next": next_url})
 
 
 def _with_preset_values(form_class: type[RulesForm], form: RulesForm, **initial) -> RulesForm:
@@ -85,19 +92,23 @@ def _with_preset_values(form_class: type[RulesForm], form: RulesForm, **initial)
 @login_required
 @require_http_methods(["GET", "POST"])
 def partie_new(request: HttpRequest) -> HttpResponse:
-    form = PartieStartForm(request.POST or None)
-    notice = None
+    """A new partie in a club where the user scores: the evening's, if it has one."""
     evening_id = request.POST.get("evening") or request.GET.get("evening") or ""
     if evening_id and not evening_id.isdigit():
         raise Http404(_("There is no such evening."))
-    evening = _owned_evening(request, int(evening_id)) if evening_id else None
+    evening = evening_for(request, int(evening_id), Role.SCORER) if evening_id else None
     if evening is not None and evening.is_settled:
         return redirect(evening)  # a settled evening takes no new partie; its page says so
+    form = PartieStartForm(request.POST or None)
+    club_form = _club_form(request)
+    notice = None
     if request.method == "POST":
-        if form.is_valid():
+        club_chosen = evening is not None or club_form.is_valid()  # an evening has its club
+        if form.is_valid() and club_chosen:
             data = form.cleaned_data
             partie = services.partie_start(
                 evening=evening,
+                club=None if evening else club_form.cleaned_data["club"],
                 owner=request.user,
                 names=data["names"],
                 rules=data["ruleset"],
@@ -109,8 +120,21 @@ def partie_new(request: HttpRequest) -> HttpResponse:
             return redirect(partie)
         if form.has_error(NON_FIELD_ERRORS, "preset_changed"):
             form, notice = _with_preset_values(PartieStartForm, form), PRESET_NOTICE
-    context = {"form": form, "notice": notice, "evening": evening, "seatings": kind_seats()}
+    context = {
+        "form": form,
+        "club_form": None if evening else club_form,
+        "notice": notice,
+        "evening": evening,
+        "seatings": kind_seats(),
+    }
     return render(request, "table/partie_new.html", context)
+
+
+def _club_form(request: HttpRequest) -> ClubChoiceForm:
+    """The club a new partie, import or evening goes to; a club page's link names it."""
+    data = request.POST if request.method == "POST" else None  # bound, though empty
+    initial = {"club": request.GET.get("club")}
+    return ClubChoiceForm(data, user=request.user, initial=initial)
 
 
 @login_required
@@ -138,7 +162,7 @@ def partie_rules(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def partie_rules_change(request: HttpRequest, pk: int) -> HttpResponse:
     """Change a running partie's rules: a preview of the totals first, then the change."""
-    partie = _owned_partie(request, pk)
+    partie = partie_for(request, pk, Role.SCORER)
     if not partie.is_running:  # a finished partie keeps the rules it was played under
         context = {"partie": partie, "finished": True}
         return render(request, "table/partie_rules.html", context, status=400)
@@ -169,8 +193,10 @@ def partie_rules_change(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_safe
 def partie_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    partie = _owned_partie(request, pk)
-    return _render_table(request, selectors.partie_sheet(partie))
+    """The score sheet; with the hand form and the edit links for a scorer."""
+    partie = partie_for(request, pk)
+    read_only = not partie.club_role.includes(Role.SCORER)
+    return _render_table(request, selectors.partie_sheet(partie), read_only=read_only)
 
 
 @require_safe
@@ -178,7 +204,7 @@ def shared_partie(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """The read-only view behind a share link: no form, no edit links."""
     queryset = selectors.partie_with_players(Partie.objects.all())
     partie = get_object_or_404(queryset, share_token=token)
-    return _render_table(request, selectors.partie_sheet(partie), read_only=True)
+    return _render_table(request, selectors.partie_sheet(partie), shared=True)
 
 
 def _render_table(
@@ -186,8 +212,12 @@ def _render_table(
     sheet: selectors.Sheet,
     form=None,
     read_only: bool = False,
+    shared: bool = False,
     status: int = 200,
 ) -> HttpResponse:
+    """The sheet; ``read_only`` without the hand form and edit links (a member's view),
+    ``shared`` as the share link shows it (nothing but the sheet and its PDF)."""
+    read_only = read_only or shared
     if form is None and not read_only and not sheet.is_over:
         form = entry_form(sheet.partie, at_table=sheet.at_table)
     context = {
@@ -195,6 +225,7 @@ def _render_table(
         "partie": sheet.partie,
         "form": form,
         "read_only": read_only,
+        "shared": shared,
         "changes": selectors.partie_changes(sheet.partie)[:50],
     }
     template = "table/partie_detail.html"
@@ -208,7 +239,7 @@ def _render_table(
 def hand_create(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Record the next hand. The form takes any seated player as knocker; the one
     replay, in the service, refuses one who sits the hand out."""
-    partie = _owned_partie(request, pk)
+    partie = partie_for(request, pk, Role.SCORER)
     form = entry_form(partie, request.POST)
     if form.is_valid() and request.POST.get("evaluate"):
         # The cards were played out: show the melds and the result, save nothing yet;
@@ -290,7 +321,7 @@ def _appends_a_row(sheet: selectors.Sheet) -> bool:
 @login_required
 @require_http_methods(["GET", "POST"])
 def hand_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
-    partie = _owned_partie(request, pk)
+    partie = partie_for(request, pk, Role.SCORER)
     hands = list(partie.hands.select_related("knocker").filter(number=number))
     if not hands:
         raise Http404(_("There is no such hand."))
@@ -315,7 +346,7 @@ def hand_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def hand_delete(request: HttpRequest, pk: int, number: int) -> HttpResponse:
-    partie = _owned_partie(request, pk)
+    partie = partie_for(request, pk, Role.SCORER)
     if not partie.hands.filter(number=number).exists():
         raise Http404(_("There is no such hand."))
     error = None
@@ -333,7 +364,7 @@ def hand_delete(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 @login_required
 @require_safe
 def partie_export(request: HttpRequest, pk: int) -> HttpResponse:
-    partie = _owned_partie(request, pk)
+    partie = partie_for(request, pk)
     response = JsonResponse(
         record_json(selectors.partie_record(partie)),
         json_dumps_params={"indent": 2, "ensure_ascii": False},
@@ -346,47 +377,54 @@ def partie_export(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def partie_import(request: HttpRequest) -> HttpResponse:
+    """A game record as a new partie, in a club where the user scores."""
     form = ImportForm(request.POST or None, request.FILES or None)
-    if request.method == "POST" and form.is_valid():
+    club_form = _club_form(request)
+    if request.method == "POST" and form.is_valid() and club_form.is_valid():
         try:
-            partie = services.partie_import(owner=request.user, record=form.cleaned_data["record"])
+            partie = services.partie_import(
+                owner=request.user,
+                club=club_form.cleaned_data["club"],
+                record=form.cleaned_data["record"],
+            )
         except RecordError as error:
             form.add_error(None, error.errors)
         else:
             return redirect(partie)
-    return render(
-        request, "table/partie_import.html", {"form": form}, status=400 if form.errors else 200
-    )
+    context = {"form": form, "club_form": club_form}
+    status = 400 if form.errors or club_form.errors else 200
+    return render(request, "table/partie_import.html", context, status=status)
 
 
 # Evenings and players
 
 
-def _owned_evening(request: HttpRequest, pk: int) -> Evening:
-    return get_object_or_404(Evening.objects.filter(owner=request.user), pk=pk)
-
-
 @login_required
 @require_http_methods(["GET", "POST"])
 def evening_list(request: HttpRequest) -> HttpResponse:
+    """The evenings of the user's clubs; a new one in a club where he scores."""
     form = EveningForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        evening = services.evening_start(owner=request.user, **form.cleaned_data)
+    club_form = _club_form(request)
+    if request.method == "POST" and form.is_valid() and club_form.is_valid():
+        evening = services.evening_start(
+            owner=request.user, club=club_form.cleaned_data["club"], **form.cleaned_data
+        )
         return redirect(evening)
-    evenings = selectors.evenings_of(request.user)
-    return render(
-        request,
-        "table/evening_list.html",
-        {"form": form, "evenings": evenings},
-        status=400 if form.errors else 200,
-    )
+    context = {
+        "form": form,
+        "club_form": club_form,
+        "evenings": selectors.evenings_of(request.user),
+    }
+    status = 400 if form.errors or club_form.errors else 200
+    return render(request, "table/evening_list.html", context, status=status)
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def evening_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    evening = _owned_evening(request, pk)
-    form = EveningPartieForm(request.POST or None, owner=request.user, evening=evening)
+    """An evening's parties and money; a scorer adds parties to it."""
+    evening = evening_for(request, pk, Role.SCORER if request.method == "POST" else Role.MEMBER)
+    form = EveningPartieForm(request.POST or None, evening=evening)
     error = None
     if request.method == "POST" and form.is_valid():
         try:
@@ -400,6 +438,7 @@ def evening_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "sheet": selectors.evening_sheet(evening),
         "form": form,
         "error": error,
+        "read_only": not evening.club_role.includes(Role.SCORER),
     }
     return render(
         request, "table/evening_detail.html", context, status=400 if form.errors or error else 200
@@ -409,7 +448,7 @@ def evening_detail(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def evening_settle(request: HttpRequest, pk: int) -> HttpResponse:
-    evening = _owned_evening(request, pk)
+    evening = evening_for(request, pk, Role.SCORER)
     # Settled already (a second tap): the page shows the payments all the same.
     with contextlib.suppress(services.EveningSettledError):
         services.evening_settle(evening=evening)
@@ -419,7 +458,7 @@ def evening_settle(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def evening_payment_paid(request: HtmxHttpRequest, pk: int, payment: int) -> HttpResponse:
-    evening = _owned_evening(request, pk)
+    evening = evening_for(request, pk, Role.SCORER)
     row = get_object_or_404(evening.payments.select_related("payer", "payee"), pk=payment)
     # A debt carried into a later evening is paid there; this one then stays as it is.
     with contextlib.suppress(services.EveningSettledError):
@@ -434,8 +473,29 @@ def evening_payment_paid(request: HtmxHttpRequest, pk: int, payment: int) -> Htt
 @login_required
 @require_safe
 def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    player = get_object_or_404(Player.objects.filter(owner=request.user), pk=pk)
-    return render(request, "table/player_detail.html", {"ledger": selectors.player_ledger(player)})
+    player = player_for(request, pk)
+    return _render_player(request, player)
+
+
+@login_required
+@require_POST
+def player_account(request: HttpRequest, pk: int) -> HttpResponse:
+    """Link the player to a member's account, or to nobody."""
+    player = player_for(request, pk, Role.SCORER)
+    form = PlayerAccountForm(request.POST, player=player)
+    if form.is_valid():
+        services.player_link(player=player, user=form.cleaned_data["user"])
+        return redirect("player_detail", player.pk)
+    return _render_player(request, player, form, status=400)
+
+
+def _render_player(
+    request: HttpRequest, player, form: PlayerAccountForm | None = None, status: int = 200
+) -> HttpResponse:
+    if form is None and player.club_role.includes(Role.SCORER):
+        form = PlayerAccountForm(player=player, initial={"user": player.user_id})
+    context = {"ledger": selectors.player_ledger(player), "account_form": form}
+    return render(request, "table/player_detail.html", context, status=status)
 
 
 # PDF: score sheets, evening tallies and blank score pads
@@ -459,7 +519,7 @@ def _partie_pdf(partie: Partie) -> HttpResponse:
 @login_required
 @require_safe
 def partie_pdf(request: HttpRequest, pk: int) -> HttpResponse:
-    return _partie_pdf(_owned_partie(request, pk))
+    return _partie_pdf(partie_for(request, pk))
 
 
 @require_safe
@@ -471,7 +531,7 @@ def shared_partie_pdf(request: HttpRequest, token: str) -> HttpResponse:
 @login_required
 @require_safe
 def evening_pdf(request: HttpRequest, pk: int) -> HttpResponse:
-    evening = _owned_evening(request, pk)
+    evening = evening_for(request, pk)
     sheet = selectors.evening_sheet(evening)
     parties = [
         (" – ".join(result.sheet.players), selectors.partie_record(result.partie))

@@ -3,6 +3,7 @@
 import pytest
 from django.urls import reverse
 
+from scorekeeper.clubs.services import personal_club
 from scorekeeper.table.models import Hand, HandChange, Partie, Player, Seat
 
 pytestmark = pytest.mark.django_db
@@ -33,6 +34,7 @@ def test_a_superuser_opens_the_changelist_and_change_page_of(
 
 def test_the_admin_lists_the_parties_of_every_owner(client_superuser, closed_partie, outsider):
     closed_partie.__class__.objects.create(
+        club=personal_club(outsider),
         owner=outsider,
         rules=closed_partie.rules,
         first_dealer=closed_partie.first_dealer,

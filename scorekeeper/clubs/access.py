@@ -1,0 +1,104 @@
+"""The one permission check: every view that shows or changes a club's things calls one
+of these first.
+
+A user who is not a member of the club (or not logged in) gets a 404, never a 403 that
+would confirm the thing exists. A member whose role is short of what the request needs
+(a member recording a hand, a scorer inviting) gets a 403: he can see the thing, so
+nothing is given away, and he learns that he lacks the right rather than that it is gone.
+
+What it takes: reading needs ``Role.MEMBER``; recording and correcting hands, changing
+rules, starting and importing parties, running and settling evenings need
+``Role.SCORER``; members, invitations and the club's settings need ``Role.OWNER``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TypeVar
+
+from django.core.exceptions import PermissionDenied
+from django.db.models import Model, QuerySet
+from django.http import Http404, HttpRequest
+from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
+
+from scorekeeper.table.models import Evening, Partie, Player
+from scorekeeper.table.selectors import partie_with_players
+
+from .models import Club, Membership, Role
+from .selectors import clubs_of
+
+__all__ = [
+    "Role",
+    "club_of",
+    "clubs_of",
+    "evening_for",
+    "object_in_club",
+    "partie_for",
+    "player_for",
+]
+
+T = TypeVar("T", bound=Model)
+
+
+def club_of(request: HttpRequest, slug: str, need: Role = Role.MEMBER) -> tuple[Club, Role]:
+    """The club and the user's role in it, if he is a member with at least ``need``."""
+    membership = (
+        Membership.objects.select_related("club")
+        .filter(user_id=_user_id(request), club__slug=slug)
+        .first()
+    )
+    if membership is None:
+        raise Http404(_("There is no such club."))
+    return membership.club, _enough(membership.role, need)
+
+
+def object_in_club(
+    request: HttpRequest,
+    queryset: QuerySet[T],
+    pk: int,
+    need: Role = Role.MEMBER,
+    *,
+    club: Callable[[T], Club] = lambda thing: thing.club,
+) -> T:
+    """The object ``pk`` of ``queryset`` if the user is a member of its club (``club``
+    finds it) with at least ``need``. His role rides along as ``thing.club_role``, so
+    that a page shows a member no buttons he may not use."""
+    user_id = _user_id(request)
+    thing = get_object_or_404(queryset, pk=pk)
+    role = Membership.objects.filter(club=club(thing), user_id=user_id).values_list(
+        "role", flat=True
+    )
+    if not role:
+        raise Http404(_("There is nothing here."))
+    thing.club_role = _enough(role[0], need)
+    return thing
+
+
+def partie_for(request: HttpRequest, pk: int, need: Role = Role.MEMBER) -> Partie:
+    """A partie of one of the user's clubs, its seats and players loaded."""
+    queryset = partie_with_players(Partie.objects.select_related("club"))
+    return object_in_club(request, queryset, pk, need)
+
+
+def evening_for(request: HttpRequest, pk: int, need: Role = Role.MEMBER) -> Evening:
+    return object_in_club(request, Evening.objects.select_related("club"), pk, need)
+
+
+def player_for(request: HttpRequest, pk: int, need: Role = Role.MEMBER) -> Player:
+    return object_in_club(request, Player.objects.select_related("club", "user"), pk, need)
+
+
+def _user_id(request: HttpRequest) -> int:
+    # The views are @login_required, which sends a stranger to log in; here he meets
+    # nothing at all, whatever view forgot it.
+    if not request.user.is_authenticated:
+        raise Http404(_("There is nothing here."))
+    return request.user.pk
+
+
+def _enough(role: str, need: Role) -> Role:
+    role = Role(role)
+    if not role.includes(need):
+        raise PermissionDenied(_("Your role in this club does not allow this."))
+    return role

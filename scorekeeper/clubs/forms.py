@@ -1,0 +1,77 @@
+"""Forms of the club pages, and the club a new partie or evening goes to."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib.auth.models import AbstractBaseUser
+from django.utils.translation import gettext_lazy as _
+
+from .models import Club, Role
+from .selectors import clubs_of
+from .services import personal_club
+
+
+class ClubForm(forms.Form):
+    name = forms.CharField(label=_("Name of the club"), max_length=80)
+
+    def clean_name(self) -> str:
+        name = self.cleaned_data["name"].strip()
+        if not name:
+            raise forms.ValidationError(_("Enter a name."))
+        return name
+
+
+class RoleForm(forms.Form):
+    role = forms.ChoiceField(label=_("Role"), choices=Role.choices)
+
+    def clean_role(self) -> Role:
+        return Role(self.cleaned_data["role"])
+
+
+class InvitationForm(RoleForm):
+    """The role a new link lets its guest join in."""
+
+    role = forms.ChoiceField(
+        label=_("Joins as"),
+        choices=Role.choices,
+        initial=Role.MEMBER,
+        help_text=_(
+            "A member sees the club's parties and evenings; a scorer also records hands "
+            "and runs evenings; an owner also manages the members."
+        ),
+    )
+
+
+class ClubChoiceForm(forms.Form):
+    """The club a new partie, import or evening goes to: one where the user scores.
+
+    Left out (the page shows no choice to a user with only his personal club), it is
+    his personal club.
+    """
+
+    club = forms.ModelChoiceField(
+        label=_("Club"), queryset=Club.objects.none(), required=False, empty_label=None
+    )
+
+    def __init__(self, *args: Any, user: AbstractBaseUser, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.user = user
+        field = self.fields["club"]
+        field.queryset = clubs_of(user, need=Role.SCORER).order_by("-personal", "name", "id")
+        field.label_from_instance = club_label
+        if not self.is_bound and not self.initial.get("club"):
+            self.initial["club"] = personal_club(user).pk
+
+    @property
+    def has_choice(self) -> bool:
+        """More than one club to choose from (the personal club is always one)."""
+        return self.fields["club"].queryset.count() > 1
+
+    def clean_club(self) -> Club:
+        return self.cleaned_data["club"] or personal_club(self.user)
+
+
+def club_label(club: Club) -> str:
+    return str(_("Personal club")) if club.personal else club.name

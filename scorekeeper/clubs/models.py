@@ -1,0 +1,163 @@
+"""Clubs own the players, evenings and parties; members see them by their role.
+
+Every user has a personal club of his own (``services.personal_club``): the games he
+keeps for himself go there, so that a user without any other club plays as before.
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+INVITATION_DAYS = 7  # how long an invitation link stays good
+
+
+class Role(models.TextChoices):
+    """What a member may do; each role may do everything of the roles below it.
+
+    >>> Role.OWNER.includes(Role.SCORER), Role.MEMBER.includes(Role.SCORER)
+    (True, False)
+    >>> [str(role) for role in Role.at_least(Role.SCORER)]
+    ['owner', 'scorer']
+    """
+
+    OWNER = "owner", _("owner")  # everything, the members and the seasons included
+    SCORER = "scorer", _("scorer")  # records and corrects parties, runs evenings
+    MEMBER = "member", _("member")  # reads
+
+    def includes(self, need: Role) -> bool:
+        return RANKS[self] >= RANKS[Role(need)]
+
+    @classmethod
+    def at_least(cls, need: Role) -> list[Role]:
+        """The roles that may do what ``need`` may."""
+        return [role for role in cls if role.includes(need)]
+
+
+RANKS = {Role.OWNER: 3, Role.SCORER: 2, Role.MEMBER: 1}
+
+
+class Club(models.Model):
+    """A group that plays together: its players, evenings and parties are shared by its
+    members, each as far as his role goes."""
+
+    name = models.CharField(_("name"), max_length=80)
+    slug = models.SlugField(_("short name"), max_length=60, unique=True)
+    personal = models.BooleanField(
+        _("personal"),
+        default=False,
+        help_text=_("A user's own club: only he is a member."),
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("club")
+        verbose_name_plural = _("clubs")
+        ordering = ["-personal", "name", "id"]  # one's own club first
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("club_detail", args=[self.slug])
+
+
+class Membership(models.Model):
+    """A user in a club, with his role there."""
+
+    Role = Role
+
+    club = models.ForeignKey(
+        Club, on_delete=models.CASCADE, related_name="memberships", verbose_name=_("club")
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="memberships",
+        verbose_name=_("user"),
+    )
+    role = models.CharField(_("role"), max_length=10, choices=Role.choices, default=Role.MEMBER)
+    joined_at = models.DateTimeField(_("joined"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("membership")
+        verbose_name_plural = _("memberships")
+        ordering = ["club", "user__username"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "user"], name="membership_per_club_and_user")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} ({self.get_role_display()}, {self.club})"
+
+
+def new_invitation_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def invitation_expiry():
+    return timezone.now() + timedelta(days=INVITATION_DAYS)
+
+
+class Invitation(models.Model):
+    """A link that lets whoever has it join the club once, in the given role, until it
+    expires or the owner withdraws it."""
+
+    club = models.ForeignKey(
+        Club, on_delete=models.CASCADE, related_name="invitations", verbose_name=_("club")
+    )
+    token = models.CharField(
+        _("token"), max_length=64, unique=True, default=new_invitation_token, editable=False
+    )
+    role = models.CharField(_("role"), max_length=10, choices=Role.choices, default=Role.MEMBER)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
+        verbose_name=_("created by"),
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    expires_at = models.DateTimeField(_("expires"), default=invitation_expiry)
+    revoked_at = models.DateTimeField(_("withdrawn"), null=True, blank=True)
+    accepted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("accepted by"),
+    )
+    accepted_at = models.DateTimeField(_("accepted"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("invitation")
+        verbose_name_plural = _("invitations")
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.club}: {self.get_role_display()} ({self.created_at:%Y-%m-%d})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("invitation_accept", args=[self.token])
+
+    @property
+    def refusal(self) -> str | None:
+        """Why the link no longer lets anybody in ("revoked", "used", "expired"), or None."""
+        if self.revoked_at is not None:
+            return "revoked"
+        if self.accepted_at is not None:
+            return "used"
+        if self.expires_at <= timezone.now():
+            return "expired"
+        return None
+
+    @property
+    def is_open(self) -> bool:
+        return self.refusal is None

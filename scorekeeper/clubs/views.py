@@ -1,0 +1,181 @@
+"""The club pages: a user's clubs, a club's parties, evenings and members, and the
+invitation links. Each view's first line is the access check (``access.club_of``);
+every change goes through ``services``.
+
+A change made by HTMX gets the changed region of the club page back (members, or
+invitations); without JavaScript the page is loaded again.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+from django_htmx.http import HttpResponseClientRedirect
+
+from scorekeeper.table.selectors import evenings_in, parties_in
+
+from . import selectors, services
+from .access import club_of
+from .forms import ClubForm, InvitationForm, RoleForm
+from .models import Club, Invitation, Membership, Role
+from .services import ClubError
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def club_list(request: HttpRequest) -> HttpResponse:
+    """The user's clubs with his role in each; a new club, which he then owns."""
+    form = ClubForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        club = services.club_create(name=form.cleaned_data["name"], owner=request.user)
+        return redirect(club)
+    services.personal_club(request.user)  # listed too, even for a user made without one
+    context = {"form": form, "memberships": selectors.memberships_of(request.user)}
+    return render(request, "clubs/club_list.html", context, status=400 if form.errors else 200)
+
+
+@login_required
+@require_safe
+def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    club, role = club_of(request, slug)
+    return _render_club(request, club, role)
+
+
+@login_required
+@require_POST
+def membership_role(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    club, role = club_of(request, slug, need=Role.OWNER)
+    membership = get_object_or_404(Membership.objects.filter(club=club), pk=pk)
+    form = RoleForm(request.POST)
+    if not form.is_valid():
+        return _render_club(request, club, role, region="members", error=form.errors["role"][0])
+    try:
+        services.membership_set_role(membership=membership, role=form.cleaned_data["role"])
+    except ClubError as error:
+        return _render_club(request, club, role, region="members", error=str(error))
+    return _changed(request, slug, "members")
+
+
+@login_required
+@require_POST
+def membership_remove(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    club, role = club_of(request, slug, need=Role.OWNER)
+    membership = get_object_or_404(Membership.objects.filter(club=club), pk=pk)
+    try:
+        services.membership_remove(membership=membership)
+    except ClubError as error:
+        return _render_club(request, club, role, region="members", error=str(error))
+    return _changed(request, slug, "members")
+
+
+@login_required
+@require_POST
+def club_leave(request: HttpRequest, slug: str) -> HttpResponse:
+    """A member leaves the club; its last owner cannot."""
+    club, role = club_of(request, slug)
+    membership = Membership.objects.get(club=club, user=request.user)
+    try:
+        services.membership_remove(membership=membership)
+    except ClubError as error:
+        return _render_club(request, club, role, region="members", error=str(error))
+    return _changed(request, slug, "members")
+
+
+@login_required
+@require_POST
+def invitation_create(request: HttpRequest, slug: str) -> HttpResponse:
+    club, role = club_of(request, slug, need=Role.OWNER)
+    form = InvitationForm(request.POST)
+    if not form.is_valid():
+        return _render_club(request, club, role, region="invitations", invitation_form=form)
+    try:
+        services.invitation_create(
+            club=club, role=form.cleaned_data["role"], created_by=request.user
+        )
+    except ClubError as error:
+        return _render_club(request, club, role, region="invitations", error=str(error))
+    return _changed(request, slug, "invitations")
+
+
+@login_required
+@require_POST
+def invitation_revoke(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    club, role = club_of(request, slug, need=Role.OWNER)
+    invitation = get_object_or_404(Invitation.objects.filter(club=club), pk=pk)
+    try:
+        services.invitation_revoke(invitation=invitation)
+    except ClubError as error:
+        return _render_club(request, club, role, region="invitations", error=str(error))
+    return _changed(request, slug, "invitations")
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def invitation_accept(request: HttpRequest, token: str) -> HttpResponse:
+    """The page behind an invitation link: what it offers, then joining (POST).
+
+    A link withdrawn, used or expired says so and changes nothing (410 Gone); for a
+    member of the club already it only says that.
+    """
+    invitation = get_object_or_404(Invitation.objects.select_related("club"), token=token)
+    try:
+        if request.method == "POST":
+            services.invitation_accept(invitation=invitation, user=request.user)
+            return redirect(invitation.club)
+        services.invitation_check(invitation=invitation, user=request.user)
+    except ClubError as error:
+        context = {"invitation": invitation, "error": error}
+        status = 200 if error.code == "member" else 410
+        return render(request, "clubs/invitation.html", context, status=status)
+    return render(request, "clubs/invitation.html", {"invitation": invitation})
+
+
+def _changed(request: HttpRequest, slug: str, region: str) -> HttpResponse:
+    """After a change: the page again, or by HTMX the region it changed, read afresh
+    (the change may have been the user's own role, or his leaving)."""
+    if not Membership.objects.filter(club__slug=slug, user=request.user).exists():
+        if request.htmx:
+            return HttpResponseClientRedirect(reverse("club_list"))
+        return redirect("club_list")
+    if not request.htmx:
+        return redirect("club_detail", slug)
+    club, role = club_of(request, slug)
+    return _render_club(request, club, role, region=region, status=200)
+
+
+def _render_club(
+    request: HttpRequest,
+    club: Club,
+    role: Role,
+    *,
+    region: str | None = None,
+    invitation_form: InvitationForm | None = None,
+    error: str | None = None,
+    status: int | None = None,
+) -> HttpResponse:
+    """The club page, or by HTMX one region of it; with an error, a 400 (by HTMX a 200:
+    htmx swaps no error answer in, and the region shows the error)."""
+    is_owner = role == Role.OWNER
+    context = {
+        "club": club,
+        "role": role,
+        "is_owner": is_owner,
+        "parties": parties_in([club])[:50],
+        "evenings": evenings_in([club])[:20],
+        "members": selectors.club_members(club),
+        "roles": Role.choices,
+        "invitations": selectors.open_invitations(club) if is_owner else [],
+        "invitation_form": invitation_form or InvitationForm(),
+        "region": region,
+        "error": error,
+    }
+    template = "clubs/club_detail.html"
+    if region and request.htmx:
+        template += f"#{region}"
+        status = 200
+    if status is None:
+        status = 400 if error or (invitation_form and invitation_form.errors) else 200
+    return render(request, template, context, status=status)
