@@ -65,6 +65,7 @@ bench: venv
 	$(PY) bench/run.py
 	$(PY) bench/pdf.py
 	$(PY) bench/evaluator.py
+	$(PY) bench/league.py
 
 lint: venv
 	$(RUFF) check . && $(RUFF) format --check .

@@ -31,10 +31,11 @@ def minimal(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def minimal_record(request: HttpRequest, pk: int) -> HttpResponse:
-    """The least a Django view can do to record a hand: the owner's partie fetched, the
-    posted hand saved as the next row, and that row sent back as a fragment. No rules,
-    no validation, no totals, no audit trail."""
-    partie = get_object_or_404(Partie, pk=pk, owner=request.user)
+    """The least a Django view can do to record a hand: a partie of one of the user's
+    clubs fetched (parties belong to clubs: a member may see them), the posted hand saved
+    as the next row, and that row sent back as a fragment. No rules, no validation, no
+    roles, no totals, no audit trail."""
+    partie = get_object_or_404(Partie, pk=pk, club__memberships__user=request.user)
     hand = Hand.objects.create(
         partie=partie,
         number=partie.hands.count() + 1,

@@ -79,6 +79,7 @@ INSTALLED_APPS = [
     "template_partials",
     "scorekeeper.clubs",
     "scorekeeper.table",
+    "scorekeeper.league",
 ]
 
 MIDDLEWARE = [

@@ -7,4 +7,5 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("scorekeeper.table.urls")),
     path("", include("scorekeeper.clubs.urls")),
+    path("", include("scorekeeper.league.urls")),
 ]

@@ -1,5 +1,6 @@
 """German and English: every string has a German translation, and pages speak it."""
 
+import re
 from pathlib import Path
 
 import pytest
@@ -16,11 +17,13 @@ def untranslated(po_text: str) -> list[str]:
     missing = []
     for entry in po_text.split("\n\n")[1:]:
         lines = [line for line in entry.splitlines() if not line.startswith("#")]
-        text = "\n".join(lines)
-        if 'msgstr ""' in text and text.rstrip().endswith('msgstr ""'):
-            missing.append(text)
-        if 'msgstr[0] ""' in text or 'msgstr[1] ""' in text:
-            missing.append(text)
+        for n, line in enumerate(lines):
+            # `msgstr ""` (or `msgstr[1] ""`) is empty unless continued on the next lines
+            empty_start = re.fullmatch(r'msgstr(\[\d+\])? ""', line)
+            continued = n + 1 < len(lines) and lines[n + 1].startswith('"')
+            if empty_start and not continued:
+                missing.append("\n".join(lines))
+                break
     return missing
 
 
@@ -55,3 +58,10 @@ def test_an_engine_refusal_is_explained_in_german(client_owner, owner):
     )
 
     assert "über der Klopfgrenze von 10" in response.content.decode()
+
+
+def test_a_wrapped_plural_counts_as_translated_and_an_empty_one_does_not():
+    wrapped = 'header\n\nmsgid "a"\nmsgid_plural "b"\nmsgstr[0] ""\n"ein"\nmsgstr[1] ""\n"zwei"'
+    empty = 'header\n\nmsgid "a"\nmsgid_plural "b"\nmsgstr[0] "ein"\nmsgstr[1] ""'
+    assert untranslated(wrapped) == []
+    assert len(untranslated(empty)) == 1

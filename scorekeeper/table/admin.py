@@ -10,6 +10,8 @@ read-only and refuses to add or delete them.
 from django.contrib import admin
 from django.http import HttpRequest
 
+from scorekeeper.league.models import Game, GamePayment, GamePlayer, PartieStats
+
 from .models import Evening, EveningPayment, Hand, HandChange, Partie, Player, Seat
 
 
@@ -84,7 +86,9 @@ class PartieAdmin(admin.ModelAdmin):
         """A partie deleted as a whole takes its own seats, hands and trail along: no
         total or trail is left untrue, so their admins' refusal does not apply here."""
         to_delete, model_count, perms_needed, protected = super().get_deleted_objects(objs, request)
-        taken_along = {model._meta.verbose_name for model in (Seat, Hand, HandChange)}
+        # The league's rows are derived from the hands: they go with them.
+        derived = (Game, GamePlayer, GamePayment, PartieStats)
+        taken_along = {model._meta.verbose_name for model in (Seat, Hand, HandChange, *derived)}
         return to_delete, model_count, perms_needed - taken_along, protected
 
 

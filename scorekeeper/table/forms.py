@@ -594,6 +594,36 @@ class PlayerAccountForm(forms.Form):
         )
 
 
+class PlayerRenameForm(forms.Form):
+    """The player's new name: spaces around it dropped, unique in the club (the service
+    checks that, under the lock)."""
+
+    name = forms.CharField(
+        label=_("Name"),
+        max_length=Player._meta.get_field("name").max_length,
+        help_text=_("Every partie he sat in shows the new name."),
+    )
+
+
+class PlayerMergeForm(forms.Form):
+    """Another player of the club who is the same person: merged into this one."""
+
+    other = forms.ModelChoiceField(
+        label=_("The same person as"),
+        queryset=Player.objects.none(),
+        empty_label=None,
+        help_text=_(
+            "His parties, results and debts become this player's, and his entry is deleted."
+        ),
+    )
+
+    def __init__(self, *args: Any, player: Player, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.fields["other"].queryset = (
+            Player.objects.filter(club_id=player.club_id).exclude(pk=player.pk).order_by("name")
+        )
+
+
 def _partie_label(partie: Partie) -> str:
     names = " – ".join(partie.summary.get("players", []))
     return f"{names} ({partie.get_kind_display()}, {partie.started_at:%Y-%m-%d})"

@@ -281,6 +281,8 @@ class HandChange(models.Model):
         DELETED = "deleted", _("deleted")
         IMPORTED = "imported", _("imported")
         RULES = "rules", _("rules changed")
+        # A seated player renamed, or merged into another: the summary names him anew.
+        PLAYER = "player", _("player renamed/merged")
 
     partie = models.ForeignKey(Partie, on_delete=models.CASCADE, related_name="changes")
     hand_number = models.PositiveIntegerField(_("hand"), null=True, blank=True)

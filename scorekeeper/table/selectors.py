@@ -269,6 +269,17 @@ def parties_of(user) -> QuerySet[Partie]:
     return parties_in(clubs_of(user))
 
 
+def parties_played_by(user) -> QuerySet[Partie]:
+    """The parties of the user's clubs where the player linked to his account sat,
+    newest first (a member is one player in a club)."""
+    return (
+        Partie.objects.filter(club__in=clubs_of(user), seats__player__user=user)
+        .select_related("club")
+        .distinct()
+        .order_by("-started_at", "-id")
+    )
+
+
 def parties_in(clubs: QuerySet[Club] | list[Club]) -> QuerySet[Partie]:
     return (
         Partie.objects.filter(club__in=clubs)

@@ -13,13 +13,17 @@ from datetime import date
 from decimal import Decimal
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
+from django.db import IntegrityError, transaction
+from django.db.models import Prefetch, Q
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from scorekeeper import engine
 from scorekeeper.clubs.models import Club, Membership
 from scorekeeper.clubs.services import personal_club
 from scorekeeper.engine.record import Record, RecordError, entry_json, replay
+from scorekeeper.league.models import Game, GamePayment, GamePlayer, PartieStats
+from scorekeeper.league.services import partie_results_store, results_changed
 
 from .models import (
     Entry,
@@ -33,7 +37,7 @@ from .models import (
     entries_to_engine,
     entry_rows,
 )
-from .selectors import evening_sheet
+from .selectors import HANDS_IN_ORDER, evening_sheet, partie_session, partie_with_players
 
 
 class EveningSettledError(ValueError):
@@ -65,6 +69,157 @@ def player_link(*, player: Player, user: AbstractBaseUser | None) -> Player:
     player.user = user
     player.save(update_fields=["user"])
     return player
+
+
+# Players: a rename, and two entries for one person made one.
+
+PLAYER_MESSAGES = {
+    "name_empty": _("Enter the player's name."),
+    "name_too_long": _("A name has at most %(limit)d characters: shorten it."),
+    "name_taken": _(
+        "The club has a player named %(name)s already: choose another name, or merge "
+        "the two players if they are one person."
+    ),
+    "same_player": _("Choose another player: %(name)s cannot be merged with himself."),
+    "other_club": _(
+        "%(gone)s plays in another club than %(keep)s: only players of one club can be merged."
+    ),
+    "seated_together": _(
+        "%(gone)s and %(keep)s both sat in the partie %(partie)s: they are two people, "
+        "so they cannot be merged. Rename one of them instead."
+    ),
+}
+
+
+class PlayerError(ValueError):
+    """A rename or merge the club refuses; ``code`` is one of ``PLAYER_MESSAGES`` and
+    the message says what to change."""
+
+    def __init__(self, code: str, **params: object):
+        super().__init__(code)
+        self.code = code
+        self.params = params
+
+    def __str__(self) -> str:
+        return str(PLAYER_MESSAGES[self.code]) % self.params
+
+
+@transaction.atomic
+def player_rename(*, player: Player, name: str, user: AbstractBaseUser) -> Player:
+    """Give the player another name, unique in his club (whatever the case: "anna" beside
+    "Anna" would be one person twice); every partie he sat in names him anew, and its
+    audit trail says so."""
+    name = name.strip()
+    limit = Player._meta.get_field("name").max_length
+    if not name:
+        raise PlayerError("name_empty")
+    if len(name) > limit:
+        raise PlayerError("name_too_long", limit=limit)
+    player = Player.objects.select_for_update().get(pk=player.pk)
+    before = player.name
+    if name == before:
+        return player
+    others = Player.objects.filter(club_id=player.club_id).exclude(pk=player.pk)
+    if others.filter(name__iexact=name).exists():
+        raise PlayerError("name_taken", name=name)
+    player.name = name
+    try:
+        with transaction.atomic():  # a savepoint: the same name saved at the same moment
+            player.save(update_fields=["name"])
+    except IntegrityError:
+        raise PlayerError("name_taken", name=name) from None
+    parties = Partie.objects.filter(seats__player=player).values_list("pk", flat=True)
+    results_changed(club_id=player.club_id)  # the standings name him
+    _players_renamed(list(parties), user, {"player": before}, {"player": name})
+    return player
+
+
+@transaction.atomic
+def player_merge(*, keep: Player, gone: Player, user: AbstractBaseUser) -> Player:
+    """Make two entries for one person one: everything of ``gone`` (seats, knocks, first
+    deals, evening transfers, league results, hand statistics) becomes ``keep``'s and
+    ``gone`` is deleted. ``keep`` keeps his account link, or takes ``gone``'s.
+
+    Refused for players of two clubs, and for two who sat in one partie (one person
+    cannot have held two seats). The parties' summaries name ``keep`` and their audit
+    trails say who was merged into whom.
+    """
+    player_merge_check(keep=keep, gone=gone)
+    locked = {p.pk: p for p in Player.objects.select_for_update().filter(pk__in=[keep.pk, gone.pk])}
+    if len(locked) < 2:  # one of them merged away or deleted meanwhile
+        raise Player.DoesNotExist(f"{keep} or {gone} is gone")
+    keep, gone = locked[keep.pk], locked[gone.pk]
+    player_merge_check(keep=keep, gone=gone)  # again, under the lock
+    parties = list(Partie.objects.filter(seats__player=gone).values_list("pk", flat=True))
+    Seat.objects.filter(player=gone).update(player=keep)
+    Hand.objects.filter(knocker=gone).update(knocker=keep)
+    Partie.objects.filter(first_dealer=gone).update(first_dealer=keep)
+    # A transfer between the two is one person paying himself: it settles nothing, and
+    # every other transfer of its evening stays right (his balance is the two summed).
+    EveningPayment.objects.filter(Q(payer=gone, payee=keep) | Q(payer=keep, payee=gone)).delete()
+    EveningPayment.objects.filter(payer=gone).update(payer=keep)
+    EveningPayment.objects.filter(payee=gone).update(payee=keep)
+    GamePlayer.objects.filter(player=gone).update(player=keep)
+    GamePayment.objects.filter(payer=gone).update(payer=keep)
+    GamePayment.objects.filter(payee=gone).update(payee=keep)
+    PartieStats.objects.filter(player=gone).update(player=keep)
+    games = list(Game.objects.filter(partie__in=parties))
+    for game in games:  # the ranking names the sides by player id
+        game.ranking = [[keep.pk if pk == gone.pk else pk for pk in side] for side in game.ranking]
+    Game.objects.bulk_update(games, ["ranking"])
+    results_changed(club_id=keep.club_id)
+    account, name = gone.user, gone.name
+    gone.delete()  # after its account link is free for keep (one player per member)
+    if keep.user_id is None and account is not None:
+        keep.user = account
+        keep.save(update_fields=["user"])
+    _players_renamed(parties, user, {"player": name}, {"player": keep.name, "merged": True})
+    return keep
+
+
+def player_merge_check(*, keep: Player, gone: Player) -> None:
+    """Raise the PlayerError that would refuse merging ``gone`` into ``keep``, if any."""
+    if keep.pk == gone.pk:
+        raise PlayerError("same_player", name=keep.name)
+    if keep.club_id != gone.club_id:
+        raise PlayerError("other_club", keep=keep.name, gone=gone.name)
+    together = (
+        Partie.objects.filter(seats__player=keep)
+        .filter(seats__player=gone)
+        .order_by("started_at", "pk")
+        .first()
+    )
+    if together is not None:
+        raise PlayerError(
+            "seated_together", keep=keep.name, gone=gone.name, partie=_named(together)
+        )
+
+
+def _named(partie: Partie) -> str:
+    names = " – ".join(partie.summary.get("players", [])) or f"#{partie.pk}"
+    return f"{names} ({partie.started_at:%Y-%m-%d})"
+
+
+def _players_renamed(parties: list[int], user: AbstractBaseUser, before: dict, after: dict) -> None:
+    """The parties' summaries from a replay under the players' names now (a partnership's
+    team is named after its members), and an entry in each audit trail. The hands, and
+    so the state and the league's results, do not change."""
+    locked = (
+        Partie.objects.select_for_update(of=("self",))
+        .filter(pk__in=parties)
+        .prefetch_related(Prefetch("hands", queryset=HANDS_IN_ORDER))
+        .order_by("pk")
+    )
+    rows = list(partie_with_players(locked))
+    for partie in rows:
+        partie.summary = summary_of(partie_session(partie))
+    Partie.objects.bulk_update(rows, ["summary"])
+    HandChange.objects.bulk_create(
+        HandChange(
+            partie=partie, action=HandChange.Action.PLAYER, user=user, before=before, after=after
+        )
+        for partie in rows
+    )
 
 
 @transaction.atomic
@@ -111,7 +266,7 @@ def partie_start(
         Seat(partie=partie, player=p, position=i, stake=stakes.get(p.name))
         for i, p in enumerate(players)
     )
-    _save_result(partie, session)
+    _save_result(partie, session, {p.name: p for p in players})
     return partie
 
 
@@ -156,7 +311,7 @@ def partie_import(*, owner: AbstractBaseUser, record: Record, club: Club | None 
         )
         for number, entry in enumerate(record.hands, start=1)
     )
-    _save_result(partie, session)
+    _save_result(partie, session, players)
     return partie
 
 
@@ -178,7 +333,7 @@ def hand_record(*, partie: Partie, hand: Entry, user: AbstractBaseUser) -> Writt
     Hand.objects.bulk_create(
         Hand(partie=partie, number=number, **row) for row in entry_rows(hand, players)
     )
-    return _written(partie, session, user, HandChange.Action.RECORDED, number, after=hand)
+    return _written(partie, session, players, user, HandChange.Action.RECORDED, number, after=hand)
 
 
 @transaction.atomic
@@ -196,7 +351,7 @@ def hand_edit(*, partie: Partie, number: int, hand: Entry, user: AbstractBaseUse
             setattr(target, field, value)
         target.save()
     return _written(
-        partie, session, user, HandChange.Action.EDITED, number, before=before, after=hand
+        partie, session, players, user, HandChange.Action.EDITED, number, before=before, after=hand
     )
 
 
@@ -213,7 +368,9 @@ def hand_delete(*, partie: Partie, number: int, user: AbstractBaseUser) -> Writt
         if row.number > number:
             row.number -= 1
             row.save(update_fields=["number"])
-    return _written(partie, session, user, HandChange.Action.DELETED, number, before=before)
+    return _written(
+        partie, session, players, user, HandChange.Action.DELETED, number, before=before
+    )
 
 
 @transaction.atomic
@@ -229,7 +386,7 @@ def partie_rules_change(
     change = HandChange.objects.create(
         partie=partie, action=HandChange.Action.RULES, user=user, before=before, after=partie.rules
     )
-    _save_result(partie, session)
+    _save_result(partie, session, players)
     return Written(change, session)
 
 
@@ -247,6 +404,7 @@ def partie_replay(partie: Partie, rules: engine.Ruleset | None = None) -> engine
 def _written(
     partie: Partie,
     session: engine.Session,
+    players: dict[str, Player],
     user: AbstractBaseUser,
     action: HandChange.Action,
     number: int,
@@ -262,7 +420,7 @@ def _written(
         before=entry_json(before) if before else None,
         after=entry_json(after) if after else None,
     )
-    _save_result(partie, session)
+    _save_result(partie, session, players, appended=action == HandChange.Action.RECORDED)
     return Written(change, session)
 
 
@@ -336,25 +494,42 @@ def _record(session: engine.Session, number: int, entry: Entry, changed: int) ->
         ) from error
 
 
-def _save_result(partie: Partie, session: engine.Session) -> None:
-    """Refresh the cached state and summary from the engine's replay."""
-    games = session.games()
+def _save_result(
+    partie: Partie, session: engine.Session, players: dict[str, Player], appended: bool = False
+) -> None:
+    """Refresh the cached state and summary from the engine's replay, and what the
+    partie gives a league: the standings follow every change in the same transaction.
+    A hand added to the end changes the league's games only when it closes one."""
+    summary = summary_of(session)
+    settled_games_changed = (
+        not appended or partie.summary.get("closed_games") != summary["closed_games"]
+    )
     over = session.is_over()
     partie.state = Partie.State.CLOSED if over else Partie.State.RUNNING
     if over and partie.closed_at is None:
         partie.closed_at = timezone.now()
     elif not over:
         partie.closed_at = None
+    partie.summary = summary
+    partie.save(update_fields=["state", "closed_at", "summary"])
+    partie_results_store(
+        partie=partie, session=session, players=players, games=settled_games_changed
+    )
+
+
+def summary_of(session: engine.Session) -> dict:
+    """What lists show of a partie without replaying it: names, hands, totals, winner."""
+    games = session.games()
     totals = [{name: final.total for name, final in game.players.items()} for game in games]
-    partie.summary = {
+    return {
         "players": list(session.players),
         "hands": len(session.lines),
         "totals": totals[-1] if totals else {},  # the game being played, or the last one
         "games": totals,
         "winner": session.overall_winner(),  # Hollywood has none: three games
         "next_dealer": session.dealer,
+        "closed_games": sum(game.closed for game in games),
     }
-    partie.save(update_fields=["state", "closed_at", "summary"])
 
 
 # Evenings: the parties of one table or club night, settled up together.

@@ -29,4 +29,8 @@ urlpatterns = [
     ),
     path("players/<int:pk>/", views.player_detail, name="player_detail"),
     path("players/<int:pk>/account/", views.player_account, name="player_account"),
+    path("players/<int:pk>/rename/", views.player_rename, name="player_rename"),
+    path("players/<int:pk>/merge/", views.player_merge, name="player_merge"),
+    path("clubs/<slug:slug>/players/", views.player_list, name="player_list"),
+    path("me/", views.my_games, name="my_games"),
 ]

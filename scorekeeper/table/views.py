@@ -12,6 +12,7 @@ from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import UserCreationForm
 from django.core.exceptions import NON_FIELD_ERRORS
+from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -23,10 +24,11 @@ from django_htmx.http import reswap, retarget, trigger_client_event
 from django_htmx.middleware import HtmxDetails
 
 from scorekeeper import engine
-from scorekeeper.clubs.access import Role, evening_for, partie_for, player_for
+from scorekeeper.clubs.access import Role, club_of, evening_for, partie_for, player_for
 from scorekeeper.clubs.forms import ClubChoiceForm
 from scorekeeper.clubs.services import personal_club
 from scorekeeper.engine.record import RecordError, record_json
+from scorekeeper.league.players import club_players, player_record
 from scorekeeper.sheets.data import evening_sheet as evening_pdf_sheet
 from scorekeeper.sheets.data import score_pad, score_sheet
 from scorekeeper.sheets.render import render_evening, render_pad, render_score_sheet
@@ -39,6 +41,8 @@ from .forms import (
     PadForm,
     PartieStartForm,
     PlayerAccountForm,
+    PlayerMergeForm,
+    PlayerRenameForm,
     RulesForm,
     entry_form,
     kind_seats,
@@ -472,6 +476,17 @@ def evening_payment_paid(request: HtmxHttpRequest, pk: int, payment: int) -> Htt
 
 @login_required
 @require_safe
+def player_list(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    """The club's players, searched by name (any case); HTMX swaps only the list."""
+    club, role = club_of(request, slug)
+    query = request.GET.get("q", "").strip()
+    context = {"club": club, "role": role, "query": query, "players": club_players(club.pk, query)}
+    template = "table/player_list.html#players" if request.htmx else "table/player_list.html"
+    return render(request, template, context)
+
+
+@login_required
+@require_safe
 def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
     player = player_for(request, pk)
     return _render_player(request, player)
@@ -486,16 +501,80 @@ def player_account(request: HttpRequest, pk: int) -> HttpResponse:
     if form.is_valid():
         services.player_link(player=player, user=form.cleaned_data["user"])
         return redirect("player_detail", player.pk)
-    return _render_player(request, player, form, status=400)
+    return _render_player(request, player, account_form=form, status=400)
+
+
+@login_required
+@require_POST
+def player_rename(request: HttpRequest, pk: int) -> HttpResponse:
+    player = player_for(request, pk, Role.SCORER)
+    form = PlayerRenameForm(request.POST)
+    if form.is_valid():
+        try:
+            services.player_rename(player=player, name=form.cleaned_data["name"], user=request.user)
+        except services.PlayerError as error:
+            form.add_error("name", str(error))
+        else:
+            return redirect("player_detail", player.pk)
+    return _render_player(request, player, rename_form=form, status=400)
+
+
+@login_required
+@require_POST
+def player_merge(request: HttpRequest, pk: int) -> HttpResponse:
+    """Merge another player of the club into this one: what it will do first, then, once
+    confirmed, the merge."""
+    player = player_for(request, pk, Role.SCORER)
+    form = PlayerMergeForm(request.POST, player=player)
+    if form.is_valid():
+        other = form.cleaned_data["other"]
+        try:
+            if request.POST.get("confirm"):
+                services.player_merge(keep=player, gone=other, user=request.user)
+                return redirect("player_detail", player.pk)
+            services.player_merge_check(keep=player, gone=other)
+        except services.PlayerError as error:
+            form.add_error("other", str(error))
+        else:
+            context = {"player": player, "other": other, "ledger": selectors.player_ledger(other)}
+            return render(request, "table/player_merge.html", context)
+    return _render_player(request, player, merge_form=form, status=400)
 
 
 def _render_player(
-    request: HttpRequest, player, form: PlayerAccountForm | None = None, status: int = 200
+    request: HttpRequest,
+    player,
+    *,
+    account_form: PlayerAccountForm | None = None,
+    rename_form: PlayerRenameForm | None = None,
+    merge_form: PlayerMergeForm | None = None,
+    status: int = 200,
 ) -> HttpResponse:
-    if form is None and player.club_role.includes(Role.SCORER):
-        form = PlayerAccountForm(player=player, initial={"user": player.user_id})
-    context = {"ledger": selectors.player_ledger(player), "account_form": form}
+    """The player's page; a scorer gets the forms to link, rename and merge him."""
+    if player.club_role.includes(Role.SCORER):
+        account_form = account_form or PlayerAccountForm(
+            player=player, initial={"user": player.user_id}
+        )
+        rename_form = rename_form or PlayerRenameForm(initial={"name": player.name})
+        merge_form = merge_form or PlayerMergeForm(player=player)
+    context = {
+        "ledger": selectors.player_ledger(player),
+        "record": player_record(player),
+        "account_form": account_form,
+        "rename_form": rename_form,
+        "merge_form": merge_form,
+    }
     return render(request, "table/player_detail.html", context, status=status)
+
+
+@login_required
+@require_safe
+def my_games(request: HttpRequest) -> HttpResponse:
+    """The parties the user played, as the player linked to his account in each club."""
+    parties = Paginator(selectors.parties_played_by(request.user), 50)
+    return render(
+        request, "table/my_games.html", {"page": parties.get_page(request.GET.get("page"))}
+    )
 
 
 # PDF: score sheets, evening tallies and blank score pads

@@ -71,6 +71,11 @@ def slug(things):
     return [things.club.slug]
 
 
+def dora(things):
+    """A player who never sat with ``things.player`` (Anna): she can be merged into her."""
+    return Player.objects.get(club=things.club, name="Dora")
+
+
 def in_club(things):
     return {"club": things.club.pk}
 
@@ -118,6 +123,15 @@ URLS = [
     Url("player_detail", "get", Role.MEMBER, 200, lambda t: [t.player.pk]),
     Url("player_account", "post", Role.SCORER, 302, lambda t: [t.player.pk],
         data=lambda t: {"user": t.membership.user_id}),
+    Url("player_list", "get", Role.MEMBER, 200, slug),
+    Url("player_list", "get", Role.MEMBER, 200, slug, query=lambda t: "q=an"),
+    Url("player_rename", "post", Role.SCORER, 302, lambda t: [t.player.pk],
+        data=lambda t: {"name": "Annie"}),
+    Url("player_merge", "post", Role.SCORER, 200, lambda t: [t.player.pk],
+        data=lambda t: {"other": dora(t).pk}),  # what the merge will do: nothing yet
+    Url("player_merge", "post", Role.SCORER, 302, lambda t: [t.player.pk],
+        data=lambda t: {"other": dora(t).pk, "confirm": "1"}),
+    Url("my_games", "get", LOGIN, 200),
     # The clubs app
     Url("club_list", "get", LOGIN, 200),
     Url("club_list", "post", LOGIN, 302, data=lambda t: {"name": "Rummy Friends"}),

@@ -19,6 +19,8 @@ def read_only_urls(partie, evening):
         reverse("evening_pdf", args=[evening.pk]),
         reverse("pad"),
         reverse("player_detail", args=[player.pk]),
+        reverse("player_list", args=[partie.club.slug]),
+        reverse("my_games"),
     ]
 
 
@@ -40,3 +42,12 @@ def test_a_page_that_only_reads_refuses_other_methods_than_get_and_head(
 def test_a_page_that_only_reads_answers_head(client_owner, closed_partie, evening):
     for url in read_only_urls(closed_partie, evening):
         assert client_owner.head(url).status_code == 200, url
+
+
+@pytest.mark.parametrize("name", ["player_rename", "player_merge"])
+def test_a_player_is_renamed_or_merged_only_by_a_post(client_owner, closed_partie, name):
+    player = closed_partie.seats.first().player
+
+    response = client_owner.get(reverse(name, args=[player.pk]))
+
+    assert response.status_code == 405 and response["Allow"] == "POST"

@@ -73,6 +73,7 @@ def test_partie_start_stores_the_full_ruleset_the_seats_and_the_first_dealer(own
         "games": [{"Anna": 0, "Ben": 0}],
         "winner": None,
         "next_dealer": "Ben",
+        "closed_games": 0,
     }
     assert sorted(Player.objects.filter(owner=owner).values_list("name", flat=True)) == [
         "Anna",
@@ -104,6 +105,7 @@ def test_hand_record_appends_the_hand_and_updates_state_and_summary(owner, parti
         "games": [{"Anna": 22, "Ben": 0}],
         "winner": None,
         "next_dealer": "Ben",
+        "closed_games": 0,
     }
     change = HandChange.objects.get(partie=partie)
     assert (change.hand_number, change.action, change.user, change.before, change.after) == (
@@ -141,6 +143,7 @@ def test_worked_example_recorded_hand_by_hand_closes_the_partie_at_261_to_86(
         "games": [{"Anna": 261, "Ben": 86}],
         "winner": "Anna",
         "next_dealer": "Ben",
+        "closed_games": 1,
     }
     assert [h[1] for h in hand_rows(partie)] == [
         "knock",

@@ -1,0 +1,68 @@
+"""League officials edit leagues and seasons here; the stored results are derived from
+the hands (the services rewrite them with every change), so they are read only."""
+
+from django.contrib import admin
+
+from .models import Assignment, Game, GamePayment, GamePlayer, League, PartieStats, Season
+
+
+class SeasonInline(admin.TabularInline):
+    model = Season
+    extra = 0
+    fields = ("name", "starts_on", "ends_on", "min_games")
+
+
+@admin.register(League)
+class LeagueAdmin(admin.ModelAdmin):
+    list_display = ("name", "club", "created_at")
+    list_filter = ("club",)
+    search_fields = ("name", "club__name")
+    inlines = [SeasonInline]
+
+
+@admin.register(Season)
+class SeasonAdmin(admin.ModelAdmin):
+    list_display = ("name", "league", "starts_on", "ends_on", "min_games")
+    list_filter = ("league__club",)
+    search_fields = ("name", "league__name")
+
+
+@admin.register(Assignment)
+class AssignmentAdmin(admin.ModelAdmin):
+    list_display = ("partie", "season")
+    raw_id_fields = ("partie",)
+
+
+class DerivedAdmin(admin.ModelAdmin):
+    """Rows the services derive from the hands: shown, never written by hand."""
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+
+class GamePlayerInline(admin.TabularInline):
+    model = GamePlayer
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(Game)
+class GameAdmin(DerivedAdmin):
+    list_display = ("partie", "number", "shutout")
+    inlines = [GamePlayerInline]
+
+
+admin.site.register(GamePayment, DerivedAdmin)
+admin.site.register(PartieStats, DerivedAdmin)

@@ -1,0 +1,76 @@
+"""Forms of the league app: a league, a season with its points formula."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from scorekeeper import engine
+from scorekeeper.vocabulary import KIND_NAMES
+
+
+class LeagueForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=80)
+
+
+class SeasonForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=80)
+    starts_on = forms.DateField(
+        label=_("First day"), widget=forms.DateInput(attrs={"type": "date"})
+    )
+    ends_on = forms.DateField(label=_("Last day"), widget=forms.DateInput(attrs={"type": "date"}))
+    kinds = forms.MultipleChoiceField(
+        label=_("Kinds counted"),
+        choices=[(kind, KIND_NAMES[kind]) for kind in engine.KINDS],
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text=_("None ticked: every kind counts."),
+    )
+    points_win = forms.IntegerField(
+        label=_("Points for a win"), min_value=0, max_value=100, initial=2
+    )
+    points_shutout_win = forms.IntegerField(
+        label=_("Points for a shutout win"), min_value=0, max_value=100, initial=3
+    )
+    points_loss = forms.IntegerField(
+        label=_("Points for a loss"), min_value=0, max_value=100, initial=0
+    )
+    min_games = forms.IntegerField(
+        label=_("Games to be ranked"),
+        min_value=0,
+        max_value=10_000,
+        initial=0,
+        help_text=_("Players with fewer counted games are listed after the others, unranked."),
+    )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        starts, ends = data.get("starts_on"), data.get("ends_on")
+        if starts and ends and ends < starts:
+            self.add_error("ends_on", _("The last day cannot come before the first."))
+        if not self.errors:
+            data["points"] = engine.LeaguePoints(
+                data["points_win"], data["points_shutout_win"], data["points_loss"]
+            )
+        return data
+
+
+class PartieSeasonForm(forms.Form):
+    """The season a partie counts for; empty: the season whose dates hold its start."""
+
+    season = forms.ModelChoiceField(
+        label=_("Counts for"),
+        queryset=None,
+        required=False,
+        empty_label=_("the season of its date"),
+        widget=forms.RadioSelect,
+    )
+
+    def __init__(self, *args: Any, seasons: Any, partie: Any, **kwargs: Any):
+        assigned = getattr(partie, "season_assignment", None)
+        kwargs.setdefault("initial", {"season": assigned.season_id if assigned else None})
+        super().__init__(*args, **kwargs)
+        self.fields["season"].queryset = seasons
+        self.fields["season"].label_from_instance = str

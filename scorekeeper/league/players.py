@@ -1,0 +1,380 @@
+"""Reads of the league's stored results for players as people: the club's address book
+with each player's games, and a player's page (his results game by game, his seasons,
+his record against each opponent, his hands and his rating over time).
+
+Everything comes from the stored rows (``Game``, ``GamePlayer``, ``GamePayment``,
+``PartieStats``); no partie is replayed. All-time figures run the engine's standings
+over every closed game of the club, in the order they were played (RULES.md §11).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+
+from django.db import transaction
+from django.db.models import Count, IntegerField, OuterRef, QuerySet, Subquery, Sum
+from django.db.models.functions import Coalesce
+from django.utils import timezone
+from django.utils.formats import number_format
+
+from scorekeeper import engine
+from scorekeeper.table.models import Partie, Player
+from scorekeeper.table.selectors import plain_amount
+
+from .models import (
+    Game,
+    GamePayment,
+    GamePlayer,
+    PartieStats,
+    PlayerCache,
+    ResultsVersion,
+    Season,
+)
+from .selectors import season_line
+
+
+def club_players(club_id: int, query: str = "") -> QuerySet[Player]:
+    """The club's players whose name contains ``query`` (any case), by name, each with
+    ``games``, the closed games he played, and his account loaded."""
+    games = (
+        GamePlayer.objects.filter(player=OuterRef("pk"))
+        .order_by()
+        .values("player")
+        .annotate(count=Count("pk"))
+        .values("count")
+    )
+    players = Player.objects.filter(club_id=club_id)
+    if query.strip():
+        players = players.filter(name__icontains=query.strip())
+    return (
+        players.select_related("user")
+        .annotate(games=Coalesce(Subquery(games, output_field=IntegerField()), 0))
+        .order_by("name", "pk")
+    )
+
+
+@dataclass(frozen=True)
+class Result:
+    """One closed game of the player, and his rating after it."""
+
+    partie: Partie
+    number: int  # the game's number in its partie
+    won: bool
+    net_points: int  # the settlement points he received less those he paid
+    rating: engine.Rating
+
+    @property
+    def played_on(self) -> date:
+        return timezone.localdate(self.partie.started_at)
+
+    @property
+    def numbered(self) -> bool:
+        """Whether the partie names its games ("Game 2"): a match, Hollywood."""
+        return engine.session_class(self.partie.kind).numbered
+
+
+@dataclass(frozen=True)
+class SeasonLine:
+    season: Season
+    line: engine.league.Line
+
+
+@dataclass(frozen=True)
+class Opponent:
+    player: Player
+    meeting: engine.HeadToHead
+
+    @property
+    def games(self) -> int:
+        return self.meeting.won + self.meeting.lost
+
+
+# The chart's drawing area, in the units of its viewBox: a 360 px phone shows it about
+# at this size, so its 11-unit labels are read at about 11 px.
+WIDTH, HEIGHT = 320, 170
+LEFT, RIGHT, TOP, BOTTOM = 38, 8, 10, 34
+
+
+@dataclass(frozen=True)
+class RatingChart:
+    """The player's rating (OpenSkill ordinal) after each of his games, as an SVG line."""
+
+    ratings: tuple[float, ...]
+
+    width = WIDTH
+    height = HEIGHT
+    left = LEFT
+    right_edge = WIDTH - RIGHT
+    top = TOP
+    bottom = HEIGHT - BOTTOM
+
+    @property
+    def last(self) -> float:
+        return self.ratings[-1]
+
+    @property
+    def best(self) -> float:
+        return max(self.ratings)
+
+    @property
+    def games(self) -> int:
+        return len(self.ratings)
+
+    @property
+    def ticks(self) -> list[float]:
+        """The rating axis: round values covering every rating."""
+        return _ticks(min(self.ratings), max(self.ratings))
+
+    def x(self, game: int) -> float:
+        """Where game ``game`` (1-based) stands; a single game in the middle."""
+        if self.games == 1:
+            return (self.left + self.right_edge) / 2
+        return self.left + (self.right_edge - self.left) * (game - 1) / (self.games - 1)
+
+    def y(self, rating: float) -> float:
+        low, high = self.ticks[0], self.ticks[-1]
+        return self.bottom - (self.bottom - self.top) * (rating - low) / (high - low)
+
+    # Coordinates go out as text with a point, whatever the reader's language: SVG
+    # reads no decimal comma.
+
+    @property
+    def points(self) -> list[tuple[str, str]]:
+        return [(_at(self.x(n)), _at(self.y(r))) for n, r in enumerate(self.ratings, 1)]
+
+    @property
+    def polyline(self) -> str:
+        return " ".join(f"{x},{y}" for x, y in self.points)
+
+    @property
+    def y_labels(self) -> list[tuple[str, str]]:
+        """Each tick of the rating axis: its height and its value."""
+        return [(_at(self.y(tick)), _tick_text(tick)) for tick in self.ticks]
+
+    @property
+    def x_labels(self) -> list[tuple[str, int]]:
+        """The first and the last game, and one in the middle when there is room."""
+        games = sorted({1, (self.games + 1) // 2, self.games})
+        return [(_at(self.x(n)), n) for n in games]
+
+    @property
+    def middle_x(self) -> str:
+        return _at((self.left + self.right_edge) / 2)
+
+    @property
+    def middle_y(self) -> str:
+        return _at((self.top + self.bottom) / 2)
+
+    @property
+    def marked(self) -> bool:
+        """A dot on each game while they are few enough to tell apart."""
+        return self.games <= 40
+
+
+def _ticks(low: float, high: float) -> list[float]:
+    """Round values (steps of 1, 2 or 5 times a power of ten, three to seven of them)
+    from at most ``low`` to at least ``high``.
+
+    >>> _ticks(-1.2, 7.9)
+    [-2.0, 0.0, 2.0, 4.0, 6.0, 8.0]
+    >>> _ticks(3.0, 3.0)
+    [2.0, 2.5, 3.0, 3.5, 4.0]
+    """
+    if high - low < 1:
+        low, high = low - 1, high + 1
+    raw = (high - low) / 5
+    power = 10 ** math.floor(math.log10(raw))
+    step = next(f * power for f in (1, 2, 5, 10) if f * power >= raw)
+    first = math.floor(low / step) * step
+    count = math.ceil((high - first) / step - 1e-9)
+    return [float(round(first + i * step, 6)) for i in range(count + 1)]
+
+
+def _at(value: float) -> str:
+    """A coordinate to one decimal, without a trailing zero.
+
+    >>> [_at(v) for v in (38, 12.345, -0.04)]
+    ['38', '12.3', '0']
+    """
+    text = f"{value:.1f}".rstrip("0").rstrip(".")
+    return "0" if text == "-0" else text
+
+
+def _tick_text(value: float) -> str:
+    """A rating on the axis, in the reader's notation, with a true minus sign."""
+    return number_format(Decimal(f"{value:g}"), use_l10n=True).replace("-", "−")
+
+
+@dataclass(frozen=True)
+class PlayerRecord:
+    """What a player's page shows beside his debts and parties."""
+
+    player: Player
+    line: engine.league.Line  # all-time, over the club's closed games
+    results: list[Result]  # newest first
+    seasons: list[SeasonLine]
+    opponents: list[Opponent]  # most games first
+    stats: engine.HandStats
+    chart: RatingChart | None  # None before his first closed game
+
+
+def club_results(club_id: int) -> tuple[list[tuple[Game, engine.GameResult]], dict[int, Player]]:
+    """Every closed game of the club in playing order with its result as the engine
+    takes it (built from the stored rows as ``selectors.season_results`` does), and the
+    club's players by id."""
+    players = {player.pk: player for player in Player.objects.filter(club_id=club_id)}
+    games = list(
+        Game.objects.filter(partie__club_id=club_id)
+        .select_related("partie")
+        .order_by("partie__started_at", "partie_id", "number")
+    )
+    ids = [game.pk for game in games]
+    outcome: dict[int, tuple[list[int], list[int]]] = defaultdict(lambda: ([], []))
+    for row in GamePlayer.objects.filter(game__in=ids).order_by("pk"):
+        outcome[row.game_id][0 if row.won else 1].append(row.player_id)
+    paid: dict[int, list[engine.Payment]] = defaultdict(list)
+    for p in GamePayment.objects.filter(game__in=ids).order_by("pk"):
+        names = players[p.payer_id].name, players[p.payee_id].name
+        paid[p.game_id].append(engine.Payment(*names, p.points, plain_amount(p.amount)))
+    results = []
+    for game in games:
+        winners, losers = outcome[game.pk]
+        result = engine.GameResult(
+            game.number,
+            tuple(players[pk].name for pk in winners),
+            tuple(players[pk].name for pk in losers),
+            game.shutout,
+            tuple(tuple(players[pk].name for pk in side) for side in game.ranking),
+            tuple(game.ranks),
+            tuple(paid[game.pk]),
+        )
+        results.append((game, result))
+    return results, players
+
+
+def player_record(player: Player) -> PlayerRecord:
+    """The player's results, seasons, head-to-head, hands and rating in his club: as
+    cached while the club's results are those they were computed from, else computed for
+    every player of the club at once (no partie is replayed) and cached."""
+    key = str(club_version(player.club_id))
+    cached = PlayerCache.objects.filter(player=player, key=key).first()
+    if cached is None:
+        _cache_club(player.club_id, key)
+        cached = PlayerCache.objects.get(player=player)
+    parties = Partie.objects.in_bulk({row[0] for row in cached.results})
+    others = Player.objects.in_bulk([row[0] for row in cached.opponents])
+    history = [engine.Rating(mu, sigma) for *_, mu, sigma in cached.results]
+    rank, name, games, won, lost, shutouts, points, net, money, mu, sigma = cached.line
+    return PlayerRecord(
+        player=player,
+        line=engine.league.Line(
+            rank,
+            name,
+            games,
+            won,
+            lost,
+            shutouts,
+            points,
+            net,
+            Decimal(money),
+            engine.Rating(mu, sigma),
+        ),  # fmt: skip
+        results=[
+            Result(parties[partie], number, won, net, engine.Rating(mu, sigma))
+            for partie, number, won, net, mu, sigma in reversed(cached.results)
+        ],
+        seasons=_seasons(player),
+        opponents=[
+            Opponent(others[pk], engine.HeadToHead(won, lost, net))
+            for pk, won, lost, net in cached.opponents
+        ],
+        stats=player_hand_stats(player),
+        chart=RatingChart(tuple(r.ordinal for r in history)) if history else None,
+    )
+
+
+def club_version(club_id: int) -> int:
+    version = ResultsVersion.objects.filter(club_id=club_id).values_list("version", flat=True)
+    return version.first() or 0
+
+
+def _cache_club(club_id: int, key: str) -> None:
+    """Every player's all-time record in the club, computed at once and cached."""
+    games, players = club_results(club_id)
+    by_name = {p.name: p for p in players.values()}
+    table = engine.standings([result for _, result in games], list(by_name))
+    lines = {line.player: line for line in table.lines}
+    played: dict[str, list] = defaultdict(list)
+    for game, result in games:
+        for side in result.ranking:
+            for name in side:
+                net = sum(p.points for p in result.payments if p.payee == name) - sum(
+                    p.points for p in result.payments if p.payer == name
+                )
+                played[name].append([game.partie_id, game.number, name in result.winners, net])
+    caches = []
+    for name, player in by_name.items():
+        line = lines[name]
+        history = table.history.get(name, ())
+        meetings = sorted(
+            (
+                (by_name[other].pk, h.won, h.lost, h.net_points, other)
+                for other, h in table.head_to_head.get(name, {}).items()
+                if other in by_name
+            ),
+            key=lambda o: (-(o[1] + o[2]), o[4]),
+        )
+        caches.append(
+            PlayerCache(
+                player=player,
+                key=key,
+                line=[
+                    line.rank,
+                    line.player,
+                    line.games,
+                    line.won,
+                    line.lost,
+                    line.shutout_wins,
+                    line.league_points,
+                    line.net_points,
+                    str(line.money),
+                    line.rating.mu,
+                    line.rating.sigma,
+                ],  # fmt: skip
+                results=[
+                    [*row, rating.mu, rating.sigma]
+                    for row, rating in zip(played[name], history, strict=True)
+                ],
+                opponents=[list(m[:4]) for m in meetings],
+            )
+        )
+    with transaction.atomic():
+        PlayerCache.objects.filter(player__club_id=club_id).delete()
+        PlayerCache.objects.bulk_create(caches, batch_size=500)
+
+
+def _seasons(player: Player) -> list[SeasonLine]:
+    """His line in each season of the club that lists him, newest season first."""
+    seasons = Season.objects.filter(league__club_id=player.club_id).select_related("league__club")
+    lines = []
+    for season in seasons.order_by("-starts_on", "-pk"):
+        line = season_line(season, player)
+        if line is not None:
+            lines.append(SeasonLine(season, line))
+    return lines
+
+
+def player_hand_stats(player: Player) -> engine.HandStats:
+    """His hands over every partie: played, won, gins, undercuts, points won."""
+    totals = PartieStats.objects.filter(player=player).aggregate(
+        hands=Sum("hands"),
+        won=Sum("won"),
+        gins=Sum("gins"),
+        undercuts=Sum("undercuts"),
+        points=Sum("points"),
+    )
+    return engine.HandStats(**{key: value or 0 for key, value in totals.items()})

@@ -1,0 +1,52 @@
+"""Template helpers of the standings: sort links, money and rates in the reader's locale."""
+
+from decimal import Decimal
+
+from django import template
+from django.utils.formats import number_format
+from django.utils.html import format_html
+
+register = template.Library()
+
+# A new column sorts its best first: the most points, wins, gins ...; a name or a rank
+# from the top.
+ASCENDING_FIRST = ("rank", "player")
+
+
+@register.simple_tag
+def sort_link(key: str, label: str, sort: str, descending: bool) -> str:
+    """The column head as a link that sorts by it (again: the other way round); HTMX swaps
+    the standings in place, and the link works without it."""
+    if key == sort:
+        order = "asc" if descending else "desc"
+        arrow = " ▼" if descending else " ▲"
+    else:
+        order = "asc" if key in ASCENDING_FIRST else "desc"
+        arrow = ""
+    url = f"?sort={key}&order={order}"
+    return format_html(
+        '<a href="{}" hx-get="{}" hx-target="#standings" hx-swap="outerHTML">{}{}</a>',
+        url,
+        url,
+        label,
+        arrow,
+    )
+
+
+@register.filter
+def money_text(amount: Decimal) -> str:
+    """Money signed, with its cents, in the reader's locale: +8,75 / −8.75."""
+    text = number_format(amount.quantize(Decimal("0.01")), use_l10n=True)
+    return ("+" + text if amount > 0 else text).replace("-", "−")
+
+
+@register.filter
+def percent(rate: float | None) -> str:
+    """A rate as a whole percentage; nothing before the first hand."""
+    return "" if rate is None else f"{round(rate * 100)} %"
+
+
+@register.filter
+def signed(points: int) -> str:
+    """Points won (+) or paid (−), as the score sheets write them."""
+    return f"+{points}" if points > 0 else str(points).replace("-", "−")

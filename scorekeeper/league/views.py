@@ -1,0 +1,198 @@
+"""League pages: a club's leagues and seasons, a season's standings and head-to-head,
+its public link, and its downloads (CSV, PDF). Views are thin: the first line fetches
+through the club's access check, reads go through the selectors."""
+
+from __future__ import annotations
+
+import csv
+
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.text import slugify
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+
+from scorekeeper.clubs.access import Role, club_of, object_in_club, partie_for
+from scorekeeper.engine.season import CSV_HEADER, standings_csv_rows
+from scorekeeper.sheets.data import standings_sheet
+from scorekeeper.sheets.render import render_standings
+from scorekeeper.table.views import HtmxHttpRequest
+from scorekeeper.vocabulary import STANDINGS_COLUMNS, season_subtitle
+
+from . import selectors, services
+from .forms import LeagueForm, PartieSeasonForm, SeasonForm
+from .models import League, Season
+
+SORTABLE = tuple(selectors.SORTS)
+PAGE = 100  # standings rows a page
+
+
+def _season(request: HttpRequest, pk: int, need: Role = Role.MEMBER) -> Season:
+    """A season of one of the user's clubs, with the role asked for; else 404."""
+    return object_in_club(
+        request,
+        Season.objects.select_related("league__club"),
+        pk,
+        need,
+        club="league__club",
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def league_list(request: HttpRequest, slug: str) -> HttpResponse:
+    """The club's leagues and their seasons; its owner starts new ones here."""
+    club, role = club_of(request, slug)
+    form = LeagueForm(request.POST or None)
+    if request.method == "POST":
+        club, role = club_of(request, slug, need=Role.OWNER)
+        if form.is_valid():
+            league = services.league_create(club=club, name=form.cleaned_data["name"])
+            return redirect("season_new", league.pk)
+    leagues = League.objects.filter(club=club).prefetch_related("seasons")
+    context = {"club": club, "role": role, "leagues": leagues, "form": form}
+    return render(request, "league/league_list.html", context, status=400 if form.errors else 200)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def season_new(request: HttpRequest, pk: int) -> HttpResponse:
+    league = object_in_club(
+        request, League.objects.select_related("club"), pk, Role.OWNER, club="club"
+    )
+    form = SeasonForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        season = services.season_create(
+            league=league,
+            name=data["name"],
+            starts_on=data["starts_on"],
+            ends_on=data["ends_on"],
+            kinds=data["kinds"],
+            points=data["points"],
+            min_games=data["min_games"],
+        )
+        return redirect(season)
+    status = 400 if form.errors else 200
+    return render(
+        request, "league/season_new.html", {"league": league, "form": form}, status=status
+    )
+
+
+@login_required
+@require_safe
+def season_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    season = _season(request, pk)
+    return _render_standings(request, season, role=season.club_role)
+
+
+@require_safe
+def season_public(request: HtmxHttpRequest, token: str) -> HttpResponse:
+    """The standings behind the public link: read only, no names of the club's pages."""
+    season = get_object_or_404(Season.objects.select_related("league__club"), share_token=token)
+    return _render_standings(request, season, role=None)
+
+
+def _render_standings(request: HtmxHttpRequest, season: Season, role: Role | None) -> HttpResponse:
+    """The standings page; ``role`` None: the public page, read only."""
+    table = selectors.season_table(season)
+    sort = request.GET.get("sort", "rank")
+    descending = request.GET.get("order") == "desc"
+    # A club's season may have thousands of players: the page shows PAGE rows at a time.
+    page = Paginator(table.sorted_rows(sort, descending), PAGE).get_page(request.GET.get("page"))
+    context = {
+        "season": season,
+        "columns": list(STANDINGS_COLUMNS.items()),
+        "table": table,
+        "rows": page.object_list,
+        "page": page,
+        "sort": sort if sort in SORTABLE else "rank",
+        "descending": descending,
+        "public": role is None,
+        "role": role,
+    }
+    template = "league/season_detail.html"
+    if request.htmx:
+        template += "#standings"
+    return render(request, template, context)
+
+
+@login_required
+@require_POST
+def season_share(request: HttpRequest, pk: int) -> HttpResponse:
+    season = _season(request, pk, Role.OWNER)
+    services.season_share(season=season, shared=request.POST.get("shared") == "1")
+    return redirect(season)
+
+
+@login_required
+@require_safe
+def season_csv(request: HttpRequest, pk: int) -> HttpResponse:
+    season = _season(request, pk)
+    response = _csv_response(season, "standings")
+    writer = csv.writer(response)
+    writer.writerow(CSV_HEADER)
+    writer.writerows(standings_csv_rows(selectors.season_table(season).standings))
+    return response
+
+
+@login_required
+@require_safe
+def season_hands_csv(request: HttpRequest, pk: int) -> HttpResponse:
+    """Every hand of the season's parties, one line each (a partnership round: one per
+    table), in playing order."""
+    season = _season(request, pk)
+    response = _csv_response(season, "hands")
+    writer = csv.writer(response)
+    writer.writerow(selectors.HAND_COLUMNS)
+    writer.writerows(selectors.season_hands(season))
+    return response
+
+
+@login_required
+@require_safe
+def season_pdf(request: HttpRequest, pk: int) -> HttpResponse:
+    return _standings_pdf(_season(request, pk))
+
+
+@require_safe
+def season_public_pdf(request: HttpRequest, token: str) -> HttpResponse:
+    season = get_object_or_404(Season.objects.select_related("league__club"), share_token=token)
+    return _standings_pdf(season)
+
+
+def _standings_pdf(season: Season) -> HttpResponse:
+    table = selectors.season_table(season)
+    sheet = standings_sheet(
+        title=f"{season.league.name}: {season.name}",
+        subtitle=season_subtitle(season),
+        standings=table.standings,
+        stats={row.line.player: row.stats for row in table.rows},
+    )
+    response = HttpResponse(render_standings(sheet), content_type="application/pdf")
+    name = slugify(f"{season.league.name} {season.name}") or "season"
+    response["Content-Disposition"] = f'attachment; filename="{name}-standings.pdf"'
+    return response
+
+
+def _csv_response(season: Season, what: str) -> HttpResponse:
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    name = slugify(f"{season.league.name} {season.name}") or "season"
+    response["Content-Disposition"] = f'attachment; filename="{name}-{what}.csv"'
+    return response
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def partie_season(request: HttpRequest, pk: int) -> HttpResponse:
+    """Which season a partie counts for: the one whose dates hold its start, or one
+    chosen for it (a scorer's decision: the standings follow at once)."""
+    partie = partie_for(request, pk, Role.SCORER if request.method == "POST" else Role.MEMBER)
+    seasons = Season.objects.filter(league__club_id=partie.club_id).select_related("league")
+    form = PartieSeasonForm(request.POST or None, seasons=seasons, partie=partie)
+    if request.method == "POST" and form.is_valid():
+        services.partie_season_assign(partie=partie, season=form.cleaned_data["season"])
+        return redirect(partie)
+    context = {"partie": partie, "form": form, "seasons": seasons}
+    return render(request, "league/partie_season.html", context, status=400 if form.errors else 200)

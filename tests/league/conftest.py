@@ -1,0 +1,75 @@
+"""A club with a league season: parties played through the services, as at the table."""
+
+from datetime import date, timedelta
+from decimal import Decimal
+
+import pytest
+from django.contrib.auth.models import User
+from django.utils import timezone
+
+from scorekeeper import engine
+from scorekeeper.clubs import services as club_services
+from scorekeeper.clubs.models import Club, Role
+from scorekeeper.league import services as league_services
+from scorekeeper.league.models import Season
+from scorekeeper.table import services
+from scorekeeper.table.models import Partie
+from tests.clubs.conftest import join
+
+K, G = engine.Hand.knock, engine.Hand.gin
+
+
+@pytest.fixture
+def member(django_user_model: type[User]) -> User:
+    return django_user_model.objects.create_user("member", password="x")
+
+
+@pytest.fixture
+def club(owner: User, member: User) -> Club:
+    club = club_services.club_create(name="Gin Club", owner=owner)
+    join(club, member, Role.MEMBER)
+    return club
+
+
+@pytest.fixture
+def season(club: Club) -> Season:
+    today = timezone.localdate()
+    league = league_services.league_create(club=club, name="Club league")
+    return league_services.season_create(
+        league=league,
+        name="Autumn",
+        starts_on=today - timedelta(days=30),
+        ends_on=today + timedelta(days=30),
+    )
+
+
+@pytest.fixture
+def play(club: Club, owner: User):
+    """Start a partie in the club and record its hands through the services."""
+
+    def play(names, hands, kind="two_player", stake="0.05", preset=None) -> Partie:
+        cls = engine.session_class(kind)
+        partie = services.partie_start(
+            owner=owner,
+            club=club,
+            names=list(names),
+            rules=engine.preset(preset or cls.preset),
+            kind=kind,
+            stake=Decimal(stake),
+            first_dealer=None if cls.dealt_by_roles else names[0],
+        )
+        for hand in hands:
+            services.hand_record(partie=partie, hand=hand, user=owner)
+        partie.refresh_from_db()
+        return partie
+
+    return play
+
+
+def moved(partie: Partie, day: date) -> Partie:
+    """The partie as if it had started on ``day``."""
+    Partie.objects.filter(pk=partie.pk).update(
+        started_at=timezone.make_aware(timezone.datetime.combine(day, timezone.datetime.min.time()))
+    )
+    partie.refresh_from_db()
+    return partie

@@ -1,0 +1,149 @@
+"""The league pages: who may see and change them, sorting, the public link, downloads."""
+
+import csv
+import io
+import re
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from pypdf import PdfReader
+
+from tests.league.conftest import G
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def played(play, season):
+    play(["Anna", "Ben"], [G(90, knocker="Anna")])
+    play(["Carl", "Ben"], [G(20, knocker="Carl"), G(70, knocker="Carl")])
+    return season
+
+
+def client_as(user) -> Client:
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
+@pytest.mark.parametrize("who", ["owner", "member"])
+def test_a_member_sees_the_standings_and_head_to_head(request, who, played):
+    response = client_as(request.getfixturevalue(who)).get(
+        reverse("season_detail", args=[played.pk])
+    )
+
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "Standings" in html and "Head-to-head" in html
+    players = [row.line.player for row in response.context["rows"]]
+    # Anna and Carl win by a shutout (3 points each); Carl's 370 beat Anna's 330.
+    assert players == ["Carl", "Anna", "Ben"]
+    assert ("Make the standings public" in html) == (who == "owner")
+
+
+def test_an_outsider_gets_404_and_an_anonymous_visitor_is_sent_to_log_in(outsider, played):
+    url = reverse("season_detail", args=[played.pk])
+    assert client_as(outsider).get(url).status_code == 404
+    response = client_as(None).get(url)
+    assert response.status_code == 302 and "/login/" in response.url
+
+
+def test_only_the_owner_opens_a_public_link(member, owner, played):
+    url = reverse("season_share", args=[played.pk])
+    assert client_as(member).post(url, {"shared": "1"}).status_code == 403
+    client_as(owner).post(url, {"shared": "1"})
+    played.refresh_from_db()
+    public = reverse("season_public", args=[played.share_token])
+
+    response = client_as(None).get(public)
+
+    assert response.status_code == 200
+    assert "Make the standings public" not in response.content.decode()
+    assert (
+        client_as(None).get(reverse("season_public_pdf", args=[played.share_token])).status_code
+        == 200
+    )
+    client_as(owner).post(url, {"shared": "0"})
+    assert client_as(None).get(public).status_code == 404
+
+
+def test_the_standings_sort_by_any_column_and_htmx_gets_only_the_table(owner, played):
+    url = reverse("season_detail", args=[played.pk])
+    response = client_as(owner).get(url, {"sort": "player", "order": "asc"})
+    assert [row.line.player for row in response.context["rows"]] == ["Anna", "Ben", "Carl"]
+
+    response = client_as(owner).get(
+        url, {"sort": "net_points", "order": "desc"}, HTTP_HX_REQUEST="true"
+    )
+    html = response.content.decode()
+    assert html.lstrip().startswith('<section id="standings"')
+    names = re.findall(r'<th scope="row" class="player" title="([^"]+)">', html)
+    assert names == ["Carl", "Anna", "Ben"]
+    assert 'aria-sort="descending"' in html
+
+
+def test_the_downloads_are_csv_and_a_real_pdf(owner, played):
+    client = client_as(owner)
+    rows = list(
+        csv.reader(
+            io.StringIO(client.get(reverse("season_csv", args=[played.pk])).content.decode())
+        )
+    )
+    assert rows[0][:3] == ["rank", "player", "games"]
+    assert [row[1] for row in rows[1:]] == ["Carl", "Anna", "Ben"]
+
+    hands = list(
+        csv.reader(
+            io.StringIO(client.get(reverse("season_hands_csv", args=[played.pk])).content.decode())
+        )
+    )
+    assert len(hands) == 1 + 3  # the header and three hands
+
+    pdf = client.get(reverse("season_pdf", args=[played.pk])).content
+    text = "".join(page.extract_text() for page in PdfReader(io.BytesIO(pdf)).pages)
+    assert "Anna" in text and "Carl" in text
+
+
+def test_the_owner_starts_a_league_and_a_season(owner, member, club):
+    url = reverse("league_list", args=[club.slug])
+    assert client_as(member).post(url, {"name": "Winter league"}).status_code == 403
+    response = client_as(owner).post(url, {"name": "Winter league"})
+    assert response.status_code == 302
+
+    response = client_as(owner).post(
+        response.url,
+        {
+            "name": "Winter",
+            "starts_on": "2026-12-01",
+            "ends_on": "2026-11-01",
+            "points_win": 2,
+            "points_shutout_win": 3,
+            "points_loss": 0,
+            "min_games": 0,
+        },
+    )
+    assert response.status_code == 400
+    assert "The last day cannot come before the first." in response.content.decode()
+
+
+def test_a_scorer_gives_an_old_partie_to_the_season(owner, member, play, season):
+    from datetime import timedelta
+
+    from tests.league.conftest import moved
+
+    old = moved(play(["Eva", "Finn"], [G(90, knocker="Eva")]), season.starts_on - timedelta(days=5))
+    url = reverse("partie_season", args=[old.pk])
+    standings = reverse("season_detail", args=[season.pk])
+    assert "Eva" not in [r.line.player for r in client_as(owner).get(standings).context["rows"]]
+    assert client_as(member).get(url).status_code == 200
+    assert client_as(member).post(url, {"season": season.pk}).status_code == 403
+
+    response = client_as(owner).post(url, {"season": season.pk})
+
+    assert response.status_code == 302
+    rows = client_as(owner).get(standings).context["rows"]
+    assert [r.line.player for r in rows] == ["Eva", "Finn"]
+    client_as(owner).post(url, {"season": ""})  # back to its date
+    assert client_as(owner).get(standings).context["rows"] == []
