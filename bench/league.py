@@ -124,8 +124,8 @@ def run(args: argparse.Namespace) -> int:
             page(url)
         count = len(queries)  # now: the log keeps only the last 9,000 queries
         warm = median_ms(lambda url=url: page(url))
-        top = season_table(season).rows[0].player
-        player_url = reverse("player_detail", args=[top.pk])
+        top = season_table(season).rows[0].player_id
+        player_url = reverse("player_detail", args=[top])
         page(player_url)
         player = median_ms(lambda player_url=player_url: page(player_url))
         figures[label] = (cold, warm, count, player)

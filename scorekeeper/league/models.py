@@ -207,6 +207,7 @@ class SeasonCache(models.Model):
     key = models.CharField(max_length=200)
     lines = models.JSONField()  # each player's line, stats and trend, in standings order
     head_to_head = models.JSONField()
+    matrix = models.JSONField(default=list)  # the top players' meetings, for the page
     computed_at = models.DateTimeField(auto_now=True)
 
     class Meta:

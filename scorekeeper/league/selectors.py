@@ -49,7 +49,7 @@ class Row:
     """One line of the standings page: the engine's line and what the page adds."""
 
     line: engine.league.Line
-    player: Player
+    player_id: int  # for the link to his page
     stats: engine.HandStats  # his hands over the season
     trend: tuple[bool, ...]  # the last results, oldest first: True a win
 
@@ -87,10 +87,12 @@ class SeasonTable:
         season: Season,
         rows: list[Row],
         head_to_head: Callable[[], dict[str, dict[str, engine.HeadToHead]]],
+        matrix: list[tuple[str, list[engine.HeadToHead | None]]],
     ):
         self.season = season
         self.rows = rows
         self._head_to_head = head_to_head
+        self.matrix = matrix  # the top MATRIX players' meetings, kept with the standings
 
     @cached_property
     def head_to_head(self) -> dict[str, dict[str, engine.HeadToHead]]:
@@ -117,14 +119,8 @@ class SeasonTable:
         return self.head_to_head.get(player, {}).get(other)
 
     @property
-    def matrix(self) -> list[tuple[str, list[engine.HeadToHead | None]]]:
-        """Head-to-head of the top MATRIX players: each one's results against each other."""
-        names = self.players[:MATRIX]
-        return [(one, [self.meeting(one, two) for two in names]) for one in names]
-
-    @property
     def matrix_names(self) -> list[str]:
-        return self.players[:MATRIX]
+        return [name for name, _ in self.matrix]
 
 
 def season_results(season: Season) -> tuple[list[engine.GameResult], dict[int, Player]]:
@@ -173,8 +169,7 @@ def season_table(season: Season) -> SeasonTable:
     cached = SeasonCache.objects.filter(season=season, key=key).defer("head_to_head").first()
     if cached is None:
         cached = _cache(season, key)
-    players = Player.objects.in_bulk([row["id"] for row in cached.lines])
-    rows = [_row_of(data, players[data["id"]]) for data in cached.lines]
+    rows = [_row_of(data) for data in cached.lines]
 
     def head_to_head() -> dict[str, dict[str, engine.HeadToHead]]:
         data = SeasonCache.objects.filter(pk=season.pk).values_list("head_to_head", flat=True)
@@ -183,7 +178,11 @@ def season_table(season: Season) -> SeasonTable:
             for one, against in data[0].items()
         }
 
-    return SeasonTable(season, rows, head_to_head)
+    matrix = [
+        (one, [engine.HeadToHead(*cell) if cell else None for cell in cells])
+        for one, cells in cached.matrix
+    ]
+    return SeasonTable(season, rows, head_to_head, matrix)
 
 
 def season_line(season: Season, player: Player) -> engine.league.Line | None:
@@ -194,7 +193,7 @@ def season_line(season: Season, player: Player) -> engine.league.Line | None:
     if cached is None:
         cached = _cache(season, key)
     data = next((row for row in cached.lines if row["id"] == player.pk), None)
-    return None if data is None else _row_of(data, player).line
+    return None if data is None else _row_of(data).line
 
 
 def _cache_key(season: Season) -> str:
@@ -248,8 +247,11 @@ def _cache(season: Season, key: str) -> SeasonCache:
         one: {two: [h.won, h.lost, h.net_points] for two, h in against.items()}
         for one, against in table.head_to_head.items()
     }
+    top = [line.player for line in table.lines[:MATRIX]]
+    matrix = [(one, [meetings.get(one, {}).get(two) for two in top]) for one in top]
     cached, _ = SeasonCache.objects.update_or_create(
-        season=season, defaults={"key": key, "lines": lines, "head_to_head": meetings}
+        season=season,
+        defaults={"key": key, "lines": lines, "head_to_head": meetings, "matrix": matrix},
     )
     return cached
 
@@ -274,13 +276,13 @@ def _row_data(line, player: Player, stats: engine.HandStats, trend) -> dict:  # 
     }
 
 
-def _row_of(data: dict, player: Player) -> Row:
+def _row_of(data: dict) -> Row:
     rank, name, games, won, lost, shutouts, points, net, money = data["line"]
     line = engine.league.Line(
         rank, name, games, won, lost, shutouts, points, net, Decimal(money),
         engine.Rating(*data["rating"]),
     )  # fmt: skip
-    return Row(line, player, engine.HandStats(*data["stats"]), tuple(data["trend"]))
+    return Row(line, data["id"], engine.HandStats(*data["stats"]), tuple(data["trend"]))
 
 
 HAND_COLUMNS = (

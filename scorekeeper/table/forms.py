@@ -608,13 +608,17 @@ class PlayerRenameForm(forms.Form):
 class PlayerMergeForm(forms.Form):
     """Another player of the club who is the same person: merged into this one."""
 
+    # A name typed (the page offers the club's names as suggestions), not a select: a
+    # club may have thousands of players.
     other = forms.ModelChoiceField(
         label=_("The same person as"),
         queryset=Player.objects.none(),
-        empty_label=None,
+        to_field_name="name",
+        widget=forms.TextInput(attrs={"list": "club-players", "autocomplete": "off"}),
         help_text=_(
             "His parties, results and debts become this player's, and his entry is deleted."
         ),
+        error_messages={"invalid_choice": _("The club has no other player of that name.")},
     )
 
     def __init__(self, *args: Any, player: Player, **kwargs: Any):
@@ -622,6 +626,11 @@ class PlayerMergeForm(forms.Form):
         self.fields["other"].queryset = (
             Player.objects.filter(club_id=player.club_id).exclude(pk=player.pk).order_by("name")
         )
+
+    @property
+    def names(self) -> list[str]:
+        """The other players' names, for the suggestions."""
+        return list(self.fields["other"].queryset.values_list("name", flat=True))
 
 
 def _partie_label(partie: Partie) -> str:

@@ -66,7 +66,7 @@ def test_the_player_page_fits_a_phone_and_a_scorer_renames_and_merges(
     page.get_by_role("button", name="Rename").click()
     expect(page.get_by_role("heading", name="Anna B.", level=1)).to_be_visible()
 
-    page.get_by_label("The same person as").select_option(label="Annie")
+    page.get_by_label("The same person as").fill("Annie")
     page.get_by_role("button", name="Merge…").click()
     expect(page.get_by_role("heading", name="Merge Annie into Anna B.?")).to_be_visible()
     page.get_by_role("button", name="Merge the two players").click()

@@ -128,9 +128,9 @@ URLS = [
     Url("player_rename", "post", Role.SCORER, 302, lambda t: [t.player.pk],
         data=lambda t: {"name": "Annie"}),
     Url("player_merge", "post", Role.SCORER, 200, lambda t: [t.player.pk],
-        data=lambda t: {"other": dora(t).pk}),  # what the merge will do: nothing yet
+        data=lambda t: {"other": dora(t).name}),  # what the merge will do: nothing yet
     Url("player_merge", "post", Role.SCORER, 302, lambda t: [t.player.pk],
-        data=lambda t: {"other": dora(t).pk, "confirm": "1"}),
+        data=lambda t: {"other": dora(t).name, "confirm": "1"}),
     Url("my_games", "get", LOGIN, 200),
     # The clubs app
     Url("club_list", "get", LOGIN, 200),

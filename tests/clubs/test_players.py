@@ -297,7 +297,7 @@ def test_two_who_sat_in_one_partie_cannot_be_merged(client_of, games):
     before = snapshot()
 
     response = client_of("scorer").post(
-        reverse("player_merge", args=[anna.pk]), {"other": ben.pk, "confirm": "1"}
+        reverse("player_merge", args=[anna.pk]), {"other": ben.name, "confirm": "1"}
     )
 
     assert response.status_code == 400
@@ -320,14 +320,14 @@ def test_the_merge_asks_for_a_confirmation_first(client_of, games):
     anna, ann = player("Anna"), player("Ann")
     url = reverse("player_merge", args=[anna.pk])
 
-    asked = client_of("scorer").post(url, {"other": ann.pk})
+    asked = client_of("scorer").post(url, {"other": ann.name})
 
     assert asked.status_code == 200
     html = asked.content.decode()
     assert "Merge Ann into Anna?" in html and 'name="confirm"' in html
     assert Player.objects.filter(pk=ann.pk).exists()
 
-    done = client_of("scorer").post(url, {"other": ann.pk, "confirm": "1"})
+    done = client_of("scorer").post(url, {"other": ann.name, "confirm": "1"})
 
     assert done.status_code == 302 and done.url == reverse("player_detail", args=[anna.pk])
     assert not Player.objects.filter(pk=ann.pk).exists()
