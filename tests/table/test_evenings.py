@@ -290,7 +290,7 @@ def test_the_owner_adds_parties_of_several_kinds_to_the_evening(
     assert sorted(p.pk for p in evening.parties.all()) == sorted(p.pk for p in club_parties)
     html = html_of(client_owner, evening)
     block = html[html.index("<h2>Parties</h2>") : html.index("</ul>")]
-    kinds = re.findall(r'<span class="kind-label">([^<]+)</span>', block)
+    kinds = re.findall(r'<span class="tag">([^<]+)</span>', block)
     assert kinds == [
         "Two players",
         "Chouette (one in the box against a team)",
