@@ -93,21 +93,27 @@ def standings(
     they were played, ``players`` everybody named in its parties (listed even without
     a counted game)."""
     points = points or LeaguePoints()
-    lines = {name: Line(None, name) for name in players}
-    meetings: dict[str, dict[str, HeadToHead]] = {}
+    # Counted in place, game after game (a season has tens of thousands of games): games,
+    # won, lost, shutout wins, league points, net points, money; and per pair of players
+    # won, lost, net points.
+    counts = {name: [0, 0, 0, 0, 0, 0, Decimal("0.00")] for name in players}
+    pairs: dict[str, dict[str, list[int]]] = {}
     ratings: dict[str, Rating] = {}
     history: dict[str, list[Rating]] = {}
     for game in games:
-        for name in (*game.winners, *game.losers):
-            lines.setdefault(name, Line(None, name))
-        _count(lines, game, points)
-        _meet(meetings, game)
+        _count(counts, game, points)
+        _meet(pairs, game)
         _rate(ratings, history, game)
-    final = {
-        name: replace(line, rating=ratings.get(name, Rating())) for name, line in lines.items()
+    final = [
+        Line(None, name, *figures, rating=ratings.get(name, Rating()))
+        for name, figures in counts.items()
+    ]
+    meetings = {
+        one: {two: HeadToHead(*figures) for two, figures in against.items()}
+        for one, against in pairs.items()
     }
-    ranked = [line for line in final.values() if line.games >= min_games]
-    unranked = [line for line in final.values() if line.games < min_games]
+    ranked = [line for line in final if line.games >= min_games]
+    unranked = [line for line in final if line.games < min_games]
     return Standings(
         (*_ranked(_ordered(ranked, meetings)), *(line for _, line in _ordered(unranked, meetings))),
         meetings,
@@ -115,50 +121,41 @@ def standings(
     )
 
 
-def _count(lines: dict[str, Line], game: GameResult, points: LeaguePoints) -> None:
+def _count(counts: dict[str, list], game: GameResult, points: LeaguePoints) -> None:
     """Games, wins, losses, league points, and the settlement lines' points and money."""
     win = points.shutout_win if game.shutout else points.win
+    zero = [0, 0, 0, 0, 0, 0, Decimal("0.00")]
     for name in game.winners:
-        line = lines[name]
-        lines[name] = replace(
-            line,
-            games=line.games + 1,
-            won=line.won + 1,
-            shutout_wins=line.shutout_wins + game.shutout,
-            league_points=line.league_points + win,
-        )
+        figures = counts.setdefault(name, zero[:])
+        figures[0] += 1
+        figures[1] += 1
+        figures[3] += game.shutout
+        figures[4] += win
     for name in game.losers:
-        line = lines[name]
-        lines[name] = replace(
-            line,
-            games=line.games + 1,
-            lost=line.lost + 1,
-            league_points=line.league_points + points.loss,
-        )
+        figures = counts.setdefault(name, zero[:])
+        figures[0] += 1
+        figures[2] += 1
+        figures[4] += points.loss
     for payment in game.payments:
         for name, sign in ((payment.payee, 1), (payment.payer, -1)):
-            line = lines[name]
-            lines[name] = replace(
-                line,
-                net_points=line.net_points + sign * payment.points,
-                money=line.money + sign * payment.amount,
-            )
+            figures = counts.setdefault(name, zero[:])
+            figures[5] += sign * payment.points
+            figures[6] += sign * payment.amount
 
 
-def _meet(meetings: dict[str, dict[str, HeadToHead]], game: GameResult) -> None:
+def _meet(pairs: dict[str, dict[str, list[int]]], game: GameResult) -> None:
     """A result between the winner(s) and each loser; the settlement lines between two."""
 
-    def change(one: str, other: str, won: int = 0, lost: int = 0, net: int = 0) -> None:
-        now = meetings.setdefault(one, {}).get(other, HeadToHead())
-        meetings[one][other] = HeadToHead(now.won + won, now.lost + lost, now.net_points + net)
+    def between(one: str, other: str) -> list[int]:
+        return pairs.setdefault(one, {}).setdefault(other, [0, 0, 0])
 
     for winner in game.winners:
         for loser in game.losers:
-            change(winner, loser, won=1)
-            change(loser, winner, lost=1)
+            between(winner, loser)[0] += 1
+            between(loser, winner)[1] += 1
     for payment in game.payments:
-        change(payment.payee, payment.payer, net=payment.points)
-        change(payment.payer, payment.payee, net=-payment.points)
+        between(payment.payee, payment.payer)[2] += payment.points
+        between(payment.payer, payment.payee)[2] -= payment.points
 
 
 def _rate(ratings: dict[str, Rating], history: dict[str, list[Rating]], game: GameResult) -> None:

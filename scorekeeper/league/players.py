@@ -14,6 +14,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
+from typing import NamedTuple
 
 from django.db import transaction
 from django.db.models import Count, IntegerField, OuterRef, QuerySet, Subquery, Sum
@@ -222,37 +223,47 @@ class PlayerRecord:
     chart: RatingChart | None  # None before his first closed game
 
 
-def club_results(club_id: int) -> tuple[list[tuple[Game, engine.GameResult]], dict[int, Player]]:
+class GameKey(NamedTuple):
+    """Where a stored game was played: its partie and its number there."""
+
+    partie_id: int
+    number: int
+
+
+def club_results(club_id: int) -> tuple[list[tuple[GameKey, engine.GameResult]], dict[int, Player]]:
     """Every closed game of the club in playing order with its result as the engine
-    takes it (built from the stored rows as ``selectors.season_results`` does), and the
-    club's players by id."""
+    takes it (from the stored rows, as plain values: a club has tens of thousands), and
+    the club's players by id."""
     players = {player.pk: player for player in Player.objects.filter(club_id=club_id)}
-    games = list(
-        Game.objects.filter(partie__club_id=club_id)
-        .select_related("partie")
-        .order_by("partie__started_at", "partie_id", "number")
-    )
-    ids = [game.pk for game in games]
-    outcome: dict[int, tuple[list[int], list[int]]] = defaultdict(lambda: ([], []))
-    for row in GamePlayer.objects.filter(game__in=ids).order_by("pk"):
-        outcome[row.game_id][0 if row.won else 1].append(row.player_id)
+    names = {pk: player.name for pk, player in players.items()}
+    outcome: dict[int, tuple[list[str], list[str]]] = defaultdict(lambda: ([], []))
+    rows = GamePlayer.objects.filter(game__partie__club_id=club_id).order_by("pk")
+    for game, player, won in rows.values_list("game_id", "player_id", "won"):
+        outcome[game][0 if won else 1].append(names[player])
     paid: dict[int, list[engine.Payment]] = defaultdict(list)
-    for p in GamePayment.objects.filter(game__in=ids).order_by("pk"):
-        names = players[p.payer_id].name, players[p.payee_id].name
-        paid[p.game_id].append(engine.Payment(*names, p.points, plain_amount(p.amount)))
+    lines = GamePayment.objects.filter(game__partie__club_id=club_id).order_by("pk")
+    for game, payer, payee, points, amount in lines.values_list(
+        "game_id", "payer_id", "payee_id", "points", "amount"
+    ):
+        paid[game].append(engine.Payment(names[payer], names[payee], points, plain_amount(amount)))
+    games = Game.objects.filter(partie__club_id=club_id).order_by(
+        "partie__started_at", "partie_id", "number"
+    )
     results = []
-    for game in games:
-        winners, losers = outcome[game.pk]
+    for pk, partie, number, shutout, ranking, ranks in games.values_list(
+        "pk", "partie_id", "number", "shutout", "ranking", "ranks"
+    ):
+        winners, losers = outcome[pk]
         result = engine.GameResult(
-            game.number,
-            tuple(players[pk].name for pk in winners),
-            tuple(players[pk].name for pk in losers),
-            game.shutout,
-            tuple(tuple(players[pk].name for pk in side) for side in game.ranking),
-            tuple(game.ranks),
-            tuple(paid[game.pk]),
+            number,
+            tuple(winners),
+            tuple(losers),
+            shutout,
+            tuple(tuple(names[player] for player in side) for side in ranking),
+            tuple(ranks),
+            tuple(paid[pk]),
         )
-        results.append((game, result))
+        results.append((GameKey(partie, number), result))
     return results, players
 
 

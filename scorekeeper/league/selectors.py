@@ -123,42 +123,43 @@ class SeasonTable:
         return [name for name, _ in self.matrix]
 
 
-def season_results(season: Season) -> tuple[list[engine.GameResult], dict[int, Player]]:
+def season_results(season: Season) -> tuple[list[engine.GameResult], dict[int, str]]:
     """The season's closed games in playing order, rebuilt from the stored results, and
-    every player seated in its parties (they are listed even without a counted game)."""
+    the name of every player seated in its parties (listed even without a counted game).
+    Rows come as plain values: a large season has tens of thousands of them."""
     parties = season_parties(season)
-    players = {
-        seat.player_id: seat.player
-        for seat in Seat.objects.filter(partie__in=parties).select_related("player")
-    }
-    games = list(
-        Game.objects.filter(partie__in=parties).order_by(
-            "partie__started_at", "partie_id", "number"
-        )
+    names = dict(Seat.objects.filter(partie__in=parties).values_list("player_id", "player__name"))
+    games = Game.objects.filter(partie__in=parties).order_by(
+        "partie__started_at", "partie_id", "number"
     )
-    outcome: dict[int, tuple[list[int], list[int]]] = defaultdict(lambda: ([], []))
-    for row in GamePlayer.objects.filter(game__in=[g.pk for g in games]).order_by("pk"):
-        outcome[row.game_id][0 if row.won else 1].append(row.player_id)
+    outcome: dict[int, tuple[list[str], list[str]]] = defaultdict(lambda: ([], []))
+    rows = GamePlayer.objects.filter(game__partie__in=parties).order_by("pk")
+    for game, player, won in rows.values_list("game_id", "player_id", "won"):
+        outcome[game][0 if won else 1].append(names[player])
     paid: dict[int, list[engine.Payment]] = defaultdict(list)
-    for p in GamePayment.objects.filter(game__in=[g.pk for g in games]).order_by("pk"):
-        name = players[p.payer_id].name, players[p.payee_id].name
+    lines = GamePayment.objects.filter(game__partie__in=parties).order_by("pk")
+    for game, payer, payee, points, amount in lines.values_list(
+        "game_id", "payer_id", "payee_id", "points", "amount"
+    ):
         # The column pads to four places: the amount as it was settled (5.4000 is 5.40).
-        paid[p.game_id].append(engine.Payment(*name, p.points, plain_amount(p.amount)))
+        paid[game].append(engine.Payment(names[payer], names[payee], points, plain_amount(amount)))
     results = []
-    for game in games:
-        winners, losers = outcome[game.pk]
+    for pk, number, shutout, ranking, ranks in games.values_list(
+        "pk", "number", "shutout", "ranking", "ranks"
+    ):
+        winners, losers = outcome[pk]
         results.append(
             engine.GameResult(
-                game.number,
-                tuple(players[pk].name for pk in winners),
-                tuple(players[pk].name for pk in losers),
-                game.shutout,
-                tuple(tuple(players[pk].name for pk in side) for side in game.ranking),
-                tuple(game.ranks),
-                tuple(paid[game.pk]),
+                number,
+                tuple(winners),
+                tuple(losers),
+                shutout,
+                tuple(tuple(names[player] for player in side) for side in ranking),
+                tuple(ranks),
+                tuple(paid[pk]),
             )
         )
-    return results, players
+    return results, names
 
 
 def season_table(season: Season) -> SeasonTable:
@@ -214,9 +215,9 @@ def _cache_key(season: Season) -> str:
 
 def _cache(season: Season, key: str) -> SeasonCache:
     """Compute the season's standings from the stored results and keep them."""
-    results, players = season_results(season)
-    by_name = {player.name: player for player in players.values()}
-    table = engine.standings(results, sorted(by_name), season.points, season.min_games)
+    results, names = season_results(season)
+    ids = {name: pk for pk, name in names.items()}
+    table = engine.standings(results, sorted(ids), season.points, season.min_games)
     totals = (
         PartieStats.objects.filter(partie__in=season_parties(season))
         .values("player_id")
@@ -229,9 +230,9 @@ def _cache(season: Season, key: str) -> SeasonCache:
         )
     )
     stats = {
-        players[row.pop("player_id")].name: engine.HandStats(**row)
+        names[row.pop("player_id")]: engine.HandStats(**row)
         for row in totals
-        if row["player_id"] in players
+        if row["player_id"] in names
     }
     trend: dict[str, list[bool]] = defaultdict(list)
     for result in results:
@@ -240,7 +241,7 @@ def _cache(season: Season, key: str) -> SeasonCache:
         for name in result.losers:
             trend[name].append(False)
     lines = [
-        _row_data(line, by_name[line.player], stats.get(line.player, engine.HandStats()), trend)
+        _row_data(line, ids[line.player], stats.get(line.player, engine.HandStats()), trend)
         for line in table.lines
     ]
     meetings = {
@@ -256,9 +257,9 @@ def _cache(season: Season, key: str) -> SeasonCache:
     return cached
 
 
-def _row_data(line, player: Player, stats: engine.HandStats, trend) -> dict:  # noqa: ANN001
+def _row_data(line, player: int, stats: engine.HandStats, trend) -> dict:  # noqa: ANN001
     return {
-        "id": player.pk,
+        "id": player,
         "line": [
             line.rank,
             line.player,
