@@ -81,6 +81,7 @@ class Standings:
     lines: tuple[Line, ...]
     head_to_head: dict[str, dict[str, HeadToHead]]
     history: dict[str, tuple[Rating, ...]]  # each player's rating after each of his games
+    results: dict[str, tuple[bool, ...]] = field(default_factory=dict)  # won, game by game
 
 
 def standings(
@@ -100,7 +101,10 @@ def standings(
     pairs: dict[str, dict[str, list[int]]] = {}
     ratings: dict[str, Rating] = {}
     history: dict[str, list[Rating]] = {}
+    results: dict[str, list[bool]] = {}
     for game in games:
+        for name in (*game.winners, *game.losers):
+            results.setdefault(name, []).append(name in game.winners)
         _count(counts, game, points)
         _meet(pairs, game)
         _rate(ratings, history, game)
@@ -118,6 +122,7 @@ def standings(
         (*_ranked(_ordered(ranked, meetings)), *(line for _, line in _ordered(unranked, meetings))),
         meetings,
         {name: tuple(past) for name, past in history.items()},
+        {name: tuple(run) for name, run in results.items()},
     )
 
 

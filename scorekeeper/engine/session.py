@@ -313,6 +313,12 @@ class GameResult:
     ranks: tuple[int, ...]  # each side's rank; equal totals share one
     payments: tuple[Payment, ...]
 
+    def net_points(self, player: str) -> int:
+        """The settlement points the player received in this game, less those he paid."""
+        return sum(p.points for p in self.payments if p.payee == player) - sum(
+            p.points for p in self.payments if p.payer == player
+        )
+
 
 Stakes = Mapping[str, Decimal]
 

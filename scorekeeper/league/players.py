@@ -14,7 +14,6 @@ from collections import defaultdict
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
-from typing import NamedTuple
 
 from django.db import transaction
 from django.db.models import Count, IntegerField, OuterRef, QuerySet, Subquery, Sum
@@ -24,18 +23,16 @@ from django.utils.formats import number_format
 
 from scorekeeper import engine
 from scorekeeper.table.models import Partie, Player
-from scorekeeper.table.selectors import plain_amount
 
 from .models import (
     Game,
-    GamePayment,
     GamePlayer,
     PartieStats,
     PlayerCache,
     ResultsVersion,
     Season,
 )
-from .selectors import season_line
+from .selectors import GameKey, season_line, stored_results
 
 
 def club_players(club_id: int, query: str = "") -> QuerySet[Player]:
@@ -223,48 +220,12 @@ class PlayerRecord:
     chart: RatingChart | None  # None before his first closed game
 
 
-class GameKey(NamedTuple):
-    """Where a stored game was played: its partie and its number there."""
-
-    partie_id: int
-    number: int
-
-
 def club_results(club_id: int) -> tuple[list[tuple[GameKey, engine.GameResult]], dict[int, Player]]:
-    """Every closed game of the club in playing order with its result as the engine
-    takes it (from the stored rows, as plain values: a club has tens of thousands), and
-    the club's players by id."""
+    """Every closed game of the club in playing order with its result, and the club's
+    players by id."""
     players = {player.pk: player for player in Player.objects.filter(club_id=club_id)}
     names = {pk: player.name for pk, player in players.items()}
-    outcome: dict[int, tuple[list[str], list[str]]] = defaultdict(lambda: ([], []))
-    rows = GamePlayer.objects.filter(game__partie__club_id=club_id).order_by("pk")
-    for game, player, won in rows.values_list("game_id", "player_id", "won"):
-        outcome[game][0 if won else 1].append(names[player])
-    paid: dict[int, list[engine.Payment]] = defaultdict(list)
-    lines = GamePayment.objects.filter(game__partie__club_id=club_id).order_by("pk")
-    for game, payer, payee, points, amount in lines.values_list(
-        "game_id", "payer_id", "payee_id", "points", "amount"
-    ):
-        paid[game].append(engine.Payment(names[payer], names[payee], points, plain_amount(amount)))
-    games = Game.objects.filter(partie__club_id=club_id).order_by(
-        "partie__started_at", "partie_id", "number"
-    )
-    results = []
-    for pk, partie, number, shutout, ranking, ranks in games.values_list(
-        "pk", "partie_id", "number", "shutout", "ranking", "ranks"
-    ):
-        winners, losers = outcome[pk]
-        result = engine.GameResult(
-            number,
-            tuple(winners),
-            tuple(losers),
-            shutout,
-            tuple(tuple(names[player] for player in side) for side in ranking),
-            tuple(ranks),
-            tuple(paid[pk]),
-        )
-        results.append((GameKey(partie, number), result))
-    return results, players
+    return stored_results(Game.objects.filter(partie__club_id=club_id), names), players
 
 
 def player_record(player: Player) -> PlayerRecord:
@@ -323,10 +284,8 @@ def _cache_club(club_id: int, key: str) -> None:
     for game, result in games:
         for side in result.ranking:
             for name in side:
-                net = sum(p.points for p in result.payments if p.payee == name) - sum(
-                    p.points for p in result.payments if p.payer == name
-                )
-                played[name].append([game.partie_id, game.number, name in result.winners, net])
+                won, net = name in result.winners, result.net_points(name)
+                played[name].append([game.partie_id, game.number, won, net])
     caches = []
     for name, player in by_name.items():
         line = lines[name]

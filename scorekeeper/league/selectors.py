@@ -9,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import cached_property
+from typing import NamedTuple
 
 from django.db.models import Q, QuerySet, Sum
 
@@ -123,43 +124,55 @@ class SeasonTable:
         return [name for name, _ in self.matrix]
 
 
-def season_results(season: Season) -> tuple[list[engine.GameResult], dict[int, str]]:
-    """The season's closed games in playing order, rebuilt from the stored results, and
-    the name of every player seated in its parties (listed even without a counted game).
-    Rows come as plain values: a large season has tens of thousands of them."""
-    parties = season_parties(season)
-    names = dict(Seat.objects.filter(partie__in=parties).values_list("player_id", "player__name"))
-    games = Game.objects.filter(partie__in=parties).order_by(
-        "partie__started_at", "partie_id", "number"
-    )
+class GameKey(NamedTuple):
+    """Where a stored game was played: its partie and its number there."""
+
+    partie_id: int
+    number: int
+
+
+def stored_results(
+    games: QuerySet[Game], names: dict[int, str]
+) -> list[tuple[GameKey, engine.GameResult]]:
+    """The engine's results of the stored ``games``, in playing order, rebuilt from their
+    rows as plain values (a club has tens of thousands); ``names`` by player id."""
     outcome: dict[int, tuple[list[str], list[str]]] = defaultdict(lambda: ([], []))
-    rows = GamePlayer.objects.filter(game__partie__in=parties).order_by("pk")
+    rows = GamePlayer.objects.filter(game__in=games.values("pk")).order_by("pk")
     for game, player, won in rows.values_list("game_id", "player_id", "won"):
         outcome[game][0 if won else 1].append(names[player])
     paid: dict[int, list[engine.Payment]] = defaultdict(list)
-    lines = GamePayment.objects.filter(game__partie__in=parties).order_by("pk")
+    lines = GamePayment.objects.filter(game__in=games.values("pk")).order_by("pk")
     for game, payer, payee, points, amount in lines.values_list(
         "game_id", "payer_id", "payee_id", "points", "amount"
     ):
         # The column pads to four places: the amount as it was settled (5.4000 is 5.40).
         paid[game].append(engine.Payment(names[payer], names[payee], points, plain_amount(amount)))
+    ordered = games.order_by("partie__started_at", "partie_id", "number")
     results = []
-    for pk, number, shutout, ranking, ranks in games.values_list(
-        "pk", "number", "shutout", "ranking", "ranks"
+    for pk, partie, number, shutout, ranking, ranks in ordered.values_list(
+        "pk", "partie_id", "number", "shutout", "ranking", "ranks"
     ):
         winners, losers = outcome[pk]
-        results.append(
-            engine.GameResult(
-                number,
-                tuple(winners),
-                tuple(losers),
-                shutout,
-                tuple(tuple(names[player] for player in side) for side in ranking),
-                tuple(ranks),
-                tuple(paid[pk]),
-            )
+        result = engine.GameResult(
+            number,
+            tuple(winners),
+            tuple(losers),
+            shutout,
+            tuple(tuple(names[player] for player in side) for side in ranking),
+            tuple(ranks),
+            tuple(paid[pk]),
         )
-    return results, names
+        results.append((GameKey(partie, number), result))
+    return results
+
+
+def season_results(season: Season) -> tuple[list[engine.GameResult], dict[int, str]]:
+    """The season's closed games in playing order, and the name of every player seated
+    in its parties (listed even without a counted game)."""
+    parties = season_parties(season)
+    names = dict(Seat.objects.filter(partie__in=parties).values_list("player_id", "player__name"))
+    games = stored_results(Game.objects.filter(partie__in=parties), names)
+    return [result for _, result in games], names
 
 
 def season_table(season: Season) -> SeasonTable:
@@ -234,14 +247,8 @@ def _cache(season: Season, key: str) -> SeasonCache:
         for row in totals
         if row["player_id"] in names
     }
-    trend: dict[str, list[bool]] = defaultdict(list)
-    for result in results:
-        for name in result.winners:
-            trend[name].append(True)
-        for name in result.losers:
-            trend[name].append(False)
     lines = [
-        _row_data(line, ids[line.player], stats.get(line.player, engine.HandStats()), trend)
+        _row_data(line, ids[line.player], stats.get(line.player, engine.HandStats()), table)
         for line in table.lines
     ]
     meetings = {
@@ -257,7 +264,9 @@ def _cache(season: Season, key: str) -> SeasonCache:
     return cached
 
 
-def _row_data(line, player: int, stats: engine.HandStats, trend) -> dict:  # noqa: ANN001
+def _row_data(
+    line: engine.league.Line, player: int, stats: engine.HandStats, table: engine.Standings
+) -> dict:
     return {
         "id": player,
         "line": [
@@ -273,7 +282,7 @@ def _row_data(line, player: int, stats: engine.HandStats, trend) -> dict:  # noq
         ],  # fmt: skip
         "rating": [line.rating.mu, line.rating.sigma],
         "stats": [stats.hands, stats.won, stats.gins, stats.undercuts, stats.points],
-        "trend": trend[line.player][-TREND:],
+        "trend": table.results.get(line.player, ())[-TREND:],
     }
 
 

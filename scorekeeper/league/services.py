@@ -4,6 +4,7 @@ its own, keyword-only, as the table services do."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 
@@ -26,6 +27,65 @@ from .models import (
 )
 
 
+@dataclass
+class ResultRows:
+    """What a partie gives a league, as rows not yet saved: each player's hands, and
+    each closed game with its players' results and its settlement lines."""
+
+    stats: list[PartieStats] = field(default_factory=list)
+    games: list[tuple[Game, list[GamePlayer], list[GamePayment]]] = field(default_factory=list)
+
+
+def result_rows(
+    *,
+    partie: Partie,
+    session: engine.Session,
+    players: dict[str, Player],
+    stake: Decimal,
+    own: dict[str, Decimal] | None = None,
+) -> ResultRows:
+    """The partie's league rows from the engine's replay; ``players`` by seated name,
+    ``own`` a chouette member's own stake."""
+    rows = ResultRows()
+    for name, s in session.hand_stats().items():
+        rows.stats.append(
+            PartieStats(partie=partie, player=players[name], hands=s.hands, won=s.won,
+                        gins=s.gins, undercuts=s.undercuts, points=s.points)
+        )  # fmt: skip
+    for result in session.results(stake, own):
+        game = Game(
+            partie=partie,
+            number=result.number,
+            shutout=result.shutout,
+            ranking=[[players[name].pk for name in side] for side in result.ranking],
+            ranks=list(result.ranks),
+        )
+        results = [
+            GamePlayer(game=game, player=players[name], won=name in result.winners)
+            for name in (*result.winners, *result.losers)
+        ]
+        payments = [
+            GamePayment(game=game, payer=players[p.payer], payee=players[p.payee],
+                        points=p.points, amount=p.amount)
+            for p in result.payments
+        ]  # fmt: skip
+        rows.games.append((game, results, payments))
+    return rows
+
+
+def rows_save(rows: list[ResultRows]) -> None:
+    """Save the league rows of any number of parties in a few bulk inserts."""
+    PartieStats.objects.bulk_create([stat for row in rows for stat in row.stats])
+    games = [entry for row in rows for entry in row.games]
+    Game.objects.bulk_create([game for game, _, _ in games])
+    # The games have their keys now: the rows that point at them can follow.
+    for game, results, payments in games:
+        for item in (*results, *payments):
+            item.game = game
+    GamePlayer.objects.bulk_create([item for _, results, _ in games for item in results])
+    GamePayment.objects.bulk_create([item for _, _, payments in games for item in payments])
+
+
 def partie_results_store(
     *, partie: Partie, session: engine.Session, players: dict[str, Player], games: bool = True
 ) -> None:
@@ -38,49 +98,10 @@ def partie_results_store(
         return
     results_changed(club_id=partie.club_id)
     PartieStats.objects.filter(partie=partie).delete()
-    PartieStats.objects.bulk_create(
-        PartieStats(
-            partie=partie,
-            player=players[name],
-            hands=s.hands,
-            won=s.won,
-            gins=s.gins,
-            undercuts=s.undercuts,
-            points=s.points,
-        )
-        for name, s in session.hand_stats().items()
-    )
     Game.objects.filter(partie=partie).delete()
     own = partie.own_stakes if session.own_stakes else {}
-    results = session.results(Decimal(partie.stake), own)
-    if not results:
-        return
-    games = Game.objects.bulk_create(
-        Game(
-            partie=partie,
-            number=result.number,
-            shutout=result.shutout,
-            ranking=[[players[name].pk for name in side] for side in result.ranking],
-            ranks=list(result.ranks),
-        )
-        for result in results
-    )
-    GamePlayer.objects.bulk_create(
-        GamePlayer(game=game, player=players[name], won=name in result.winners)
-        for game, result in zip(games, results, strict=True)
-        for name in (*result.winners, *result.losers)
-    )
-    GamePayment.objects.bulk_create(
-        GamePayment(
-            game=game,
-            payer=players[p.payer],
-            payee=players[p.payee],
-            points=p.points,
-            amount=p.amount,
-        )
-        for game, result in zip(games, results, strict=True)
-        for p in result.payments
-    )
+    stake = Decimal(partie.stake)
+    rows_save([result_rows(partie=partie, session=session, players=players, stake=stake, own=own)])
 
 
 def results_changed(*, club_id: int) -> None:

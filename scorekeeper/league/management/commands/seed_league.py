@@ -26,12 +26,12 @@ from scorekeeper import engine
 from scorekeeper.clubs import services as club_services
 from scorekeeper.clubs.models import Club
 from scorekeeper.league import services as league_services
-from scorekeeper.league.models import Game, GamePayment, GamePlayer, PartieStats
 from scorekeeper.league.seeding import KIND_WEIGHTS, entries_of, play
 from scorekeeper.table.models import Hand, Partie, Player, Seat, entry_rows
 from scorekeeper.table.services import summary_of
 
 BATCH = 500  # parties written per transaction
+STAKE = Decimal("0.05")
 
 
 class Command(BaseCommand):
@@ -94,7 +94,7 @@ class Command(BaseCommand):
                 owner=owner,
                 kind=session.kind,
                 rules=session.rules.to_dict(),
-                stake=Decimal("0.05"),
+                stake=STAKE,
                 first_dealer=next(p for p in seated if p.name == session.first_dealer),
                 state=Partie.State.CLOSED if session.is_over() else Partie.State.RUNNING,
                 summary=summary_of(session),
@@ -105,8 +105,7 @@ class Command(BaseCommand):
         for partie, (_, _, when) in zip(parties, played, strict=True):
             partie.started_at = when  # auto_now_add set "now" on the way in
         Partie.objects.bulk_update(parties, ["started_at"])
-        seats, hand_rows, games, stats = [], [], [], []
-        results = []
+        seats, hand_rows, league_rows = [], [], []
         for partie, (seated, session, _) in zip(parties, played, strict=True):
             by_name = {p.name: p for p in seated}
             seats += [Seat(partie=partie, player=p, position=i) for i, p in enumerate(seated)]
@@ -114,35 +113,12 @@ class Command(BaseCommand):
                 hand_rows += [
                     Hand(partie=partie, number=number, **row) for row in entry_rows(entry, by_name)
                 ]
-            stats += [
-                PartieStats(partie=partie, player=by_name[name], hands=s.hands, won=s.won,
-                            gins=s.gins, undercuts=s.undercuts, points=s.points)
-                for name, s in session.hand_stats().items()
-            ]  # fmt: skip
-            for result in session.results(Decimal("0.05")):
-                games.append(
-                    Game(
-                        partie=partie,
-                        number=result.number,
-                        shutout=result.shutout,
-                        ranking=[[by_name[n].pk for n in side] for side in result.ranking],
-                        ranks=list(result.ranks),
-                    )
+            league_rows.append(
+                league_services.result_rows(
+                    partie=partie, session=session, players=by_name, stake=STAKE
                 )
-                results.append((result, by_name))
+            )
         Seat.objects.bulk_create(seats)
         Hand.objects.bulk_create(hand_rows, batch_size=5000)
-        PartieStats.objects.bulk_create(stats)
-        games = Game.objects.bulk_create(games)
-        GamePlayer.objects.bulk_create(
-            GamePlayer(game=game, player=by_name[name], won=name in result.winners)
-            for game, (result, by_name) in zip(games, results, strict=True)
-            for name in (*result.winners, *result.losers)
-        )
-        GamePayment.objects.bulk_create(
-            GamePayment(game=game, payer=by_name[p.payer], payee=by_name[p.payee],
-                        points=p.points, amount=p.amount)
-            for game, (result, by_name) in zip(games, results, strict=True)
-            for p in result.payments
-        )  # fmt: skip
+        league_services.rows_save(league_rows)
         return len(hand_rows)
