@@ -203,7 +203,8 @@ class Chouette(Session):
     def turn(self) -> Turn:
         closed = not self._games or self._games[-1].winner is not None
         roles = self.roles
-        return Turn(len(self.lines) + 1, len(self._games) + closed, (roles.dealer,), roles)
+        number = len(self._games) + closed
+        return Turn(len(self.lines) + 1, number, (roles.dealer,), roles, seated=(roles.table,))
 
     def payments(self, stake: Decimal, own: Stakes | None = None) -> list[tuple[Payment, ...]]:
         """Each closed game: the box pays the full net to each team member, or collects it.

@@ -156,7 +156,7 @@ class Game(Session):
         return [player_row(line, self.players) for line in self.lines]
 
     def turn(self) -> Turn:
-        return Turn(len(self.lines) + 1, None, (self.dealer,))
+        return Turn(len(self.lines) + 1, None, (self.dealer,), seated=(self.table,))
 
 
 def player_row(line: Line, players: Sequence[str], game: int = 1) -> Row:

@@ -171,7 +171,7 @@ class Hollywood(Session):
         return rows
 
     def turn(self) -> Turn:
-        return Turn(len(self.lines) + 1, None, (self.dealer,))
+        return Turn(len(self.lines) + 1, None, (self.dealer,), seated=(self.table,))
 
     def payments(self, stake: Decimal, own: Stakes | None = None) -> list[tuple[Payment, ...]]:
         """One payment per closed game; game 3 counts double with hollywood_game3_double."""

@@ -113,7 +113,7 @@ class Match(Session):
     def turn(self) -> Turn:
         """The next hand; it starts the next game once the last one has closed."""
         number = len(self._games) + (1 if self.current.is_over() else 0)
-        return Turn(len(self.lines) + 1, number, (self.dealer,))
+        return Turn(len(self.lines) + 1, number, (self.dealer,), seated=(self.current.table,))
 
     def standing(self) -> Standing:
         return Standing(self.rules.best_of, self.games_won(), self.winner)

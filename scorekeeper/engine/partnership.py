@@ -186,7 +186,15 @@ class Partnership(Session):
         ]
 
     def turn(self) -> Turn:
-        return Turn(len(self.lines) + 1, None, self.dealer)
+        return Turn(len(self.lines) + 1, None, self.dealer, seated=self.tables)
+
+    @classmethod
+    def entry_of(cls, hands: Sequence[Hand]) -> Round:  # type: ignore[override]
+        return Round(tables=tuple(hands))
+
+    @classmethod
+    def hands_of(cls, entry: Round) -> tuple[Hand, ...]:  # type: ignore[override]
+        return entry.tables
 
     def payments(self, stake: Decimal, own: Stakes | None = None) -> list[tuple[Payment, ...]]:
         """Each player settles the full team net with his opposite number (§10.12)."""

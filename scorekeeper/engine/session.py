@@ -285,6 +285,7 @@ class Turn:
     game: int | None  # the game it starts or continues, where games follow one another
     dealers: tuple[str, ...]  # one per table
     roles: Roles | None = None  # chouette, three players
+    seated: tuple[tuple[str, str], ...] = ()  # the two who play at each table
 
     @property
     def table(self) -> tuple[str, str] | None:
@@ -441,6 +442,17 @@ class Session(ABC):
 
     @abstractmethod
     def turn(self) -> Turn: ...
+
+    @classmethod
+    def entry_of(cls, hands: Sequence[Hand]) -> Hand:
+        """The entry that the hands of one number make (a partnership: a round)."""
+        (hand,) = hands
+        return hand
+
+    @classmethod
+    def hands_of(cls, entry: Hand) -> tuple[Hand, ...]:
+        """The hands of one entry, table 1 first: the inverse of ``entry_of``."""
+        return (entry,)
 
     def payments(self, stake: Decimal, own: Stakes | None = None) -> list[tuple[Payment, ...]]:
         """Each game's settlement lines: the lower final pays the difference."""

@@ -207,7 +207,8 @@ class ThreePlayer(Session):
         ]
 
     def turn(self) -> Turn:
-        return Turn(len(self.lines) + 1, None, (self.dealer,), self.roles)
+        roles = self.roles
+        return Turn(len(self.lines) + 1, None, (self.dealer,), roles, seated=(roles.table,))
 
     def game_extras(self, number: int) -> dict[str, object]:
         return {"shut_out": list(self.shut_out())}

@@ -42,13 +42,9 @@ def random_hand(rng: random.Random, rules: engine.Ruleset, at_table: Sequence[st
 
 
 def _entry(rng: random.Random, session: engine.Session) -> engine.Hand | engine.Round:
-    """The next entry: a hand between the two at the table, or a round of two tables."""
-    if session.hands_per_entry > 1:
-        p = session.players
-        tables = ((p[0], p[1]), (p[2], p[3]))
-        return engine.Round(tables=tuple(random_hand(rng, session.rules, t) for t in tables))
-    at_table = session.turn().table or (session.players[0], session.players[1])
-    return random_hand(rng, session.rules, at_table)
+    """The next entry: a hand between the two at each table."""
+    hands = [random_hand(rng, session.rules, pair) for pair in session.turn().seated]
+    return session.entry_of(hands)
 
 
 def play(
@@ -67,9 +63,4 @@ def play(
 
 def entries_of(session: engine.Session) -> list[engine.Hand | engine.Round]:
     """The session's entries as they were recorded: hands, or rounds of two tables."""
-    return [
-        engine.Round(tables=tuple(play.hand for play in row.plays))
-        if len(row.plays) > 1
-        else row.plays[0].hand
-        for row in session.rows()
-    ]
+    return [session.entry_of([play.hand for play in row.plays]) for row in session.rows()]

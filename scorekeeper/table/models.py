@@ -369,18 +369,18 @@ Entry = engine.Hand | engine.Round  # what one number of a partie holds
 
 
 def entries_to_engine(kind: str, hands: list[Hand]) -> list[Entry]:
-    """The partie's entries in order: hands, or for a partnership rounds of two tables."""
-    if engine.session_class(kind).hands_per_entry == 1:
-        return [hand_to_engine(hand) for hand in hands]
-    tables: dict[int, dict[int, engine.Hand]] = {}
+    """The partie's entries in order, from its hands in playing order: each number's
+    hands (one per table) make one entry, as the kind says (a partnership: a round)."""
+    session = engine.session_class(kind)
+    numbers: dict[int, list[engine.Hand]] = {}
     for hand in hands:
-        tables.setdefault(hand.number, {})[hand.table] = hand_to_engine(hand)
-    return [engine.Round(tables=(t[1], t[2])) for _, t in sorted(tables.items())]
+        numbers.setdefault(hand.number, []).append(hand_to_engine(hand))
+    return [session.entry_of(tables) for _, tables in sorted(numbers.items())]
 
 
-def entry_rows(entry: Entry, players: dict[str, Player]) -> list[dict]:
+def entry_rows(kind: str, entry: Entry, players: dict[str, Player]) -> list[dict]:
     """The Hand rows (field values) that store one entry: one per table."""
-    hands = entry.tables if isinstance(entry, engine.Round) else (entry,)
+    hands = engine.session_class(kind).hands_of(entry)
     return [
         {"table": table, **hand_from_engine(hand, players)}
         for table, hand in enumerate(hands, start=1)

@@ -299,7 +299,7 @@ def partie_import(*, owner: AbstractBaseUser, record: Record, club: Club | None 
     Hand.objects.bulk_create(
         Hand(partie=partie, number=number, **row)
         for number, entry in enumerate(record.hands, start=1)
-        for row in entry_rows(entry, players)
+        for row in entry_rows(partie.kind, entry, players)
     )
     HandChange.objects.bulk_create(
         HandChange(
@@ -331,7 +331,7 @@ def hand_record(*, partie: Partie, hand: Entry, user: AbstractBaseUser) -> Writt
     number = len(entries) + 1
     session = _replay(partie, list(players), [*entries, hand], changed=number)
     Hand.objects.bulk_create(
-        Hand(partie=partie, number=number, **row) for row in entry_rows(hand, players)
+        Hand(partie=partie, number=number, **row) for row in entry_rows(partie.kind, hand, players)
     )
     return _written(partie, session, players, user, HandChange.Action.RECORDED, number, after=hand)
 
@@ -345,7 +345,7 @@ def hand_edit(*, partie: Partie, number: int, hand: Entry, user: AbstractBaseUse
     new = [hand if n == number else e for n, e in _numbered(entries)]
     session = _replay(partie, list(players), new, changed=number)
     targets = {row.table: row for row in rows if row.number == number}
-    for fields in entry_rows(hand, players):
+    for fields in entry_rows(partie.kind, hand, players):
         target = targets[fields["table"]]
         for field, value in fields.items():
             setattr(target, field, value)

@@ -85,7 +85,7 @@ def test_a_match_shows_each_game_whole_in_a_table_of_its_own():
         Decimal("40.00"),
         Decimal("-40.00"),
     )
-    assert session.turn() == engine.Turn(4, 2, ("A",))  # the loser rule: A lost hand 3
+    assert session.turn() == engine.Turn(4, 2, ("A",), seated=(("A", "B"),))  # A lost hand 3
     assert [p.payer for game in session.payments(Decimal(1)) for p in game] == ["B"]
 
 

@@ -111,7 +111,8 @@ class Command(BaseCommand):
             seats += [Seat(partie=partie, player=p, position=i) for i, p in enumerate(seated)]
             for number, entry in enumerate(entries_of(session), start=1):
                 hand_rows += [
-                    Hand(partie=partie, number=number, **row) for row in entry_rows(entry, by_name)
+                    Hand(partie=partie, number=number, **row)
+                    for row in entry_rows(partie.kind, entry, by_name)
                 ]
             league_rows.append(
                 league_services.result_rows(
