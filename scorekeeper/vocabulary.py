@@ -141,6 +141,19 @@ def kind_name(kind: str) -> str:
     return str(KIND_NAMES.get(kind, kind))
 
 
+# What one entry of a partie is called: a hand, or a partnership's round.
+ENTRY_WORDS = {engine.Hand: _("Hand"), engine.Round: _("Round")}
+
+# What a hand line says about who played it (the sheet's columns before the knocker).
+WHO_HEADINGS = {
+    engine.Who.TABLE: _("Table"),
+    engine.Who.BOX: _("Box"),
+    engine.Who.CAPTAIN: _("Captain"),
+    engine.Who.DEALER: _("Dealer"),
+    engine.Who.OUT: _("Out"),
+}
+
+
 def preset_name(preset: str) -> str:
     return str(PRESET_NAMES.get(preset, preset))
 
@@ -188,12 +201,12 @@ def foot_label(item: engine.Foot, rules: engine.Ruleset) -> str:
     return str(FOOT_LABELS[item])
 
 
-def box_note(box: str, team: tuple[str, ...]) -> str:
+def box_note(part: engine.Part) -> str | None:
     """A chouette game's line: who sat in the box and who made up the team."""
-    return gettext("%(box)s in the box against %(team)s") % {
-        "box": box,
-        "team": ", ".join(team),
-    }
+    if part.box_and_team is None:
+        return None
+    box, team = part.box_and_team
+    return gettext("%(box)s in the box against %(team)s") % {"box": box, "team": ", ".join(team)}
 
 
 def side_name(name: str | None) -> str:

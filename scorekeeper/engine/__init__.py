@@ -58,6 +58,7 @@ from .session import (
     Side,
     Standing,
     Turn,
+    Who,
     foot_lines,
 )
 from .sessions import KINDS, SESSION_KINDS, KindError, seats, session_class
@@ -89,6 +90,7 @@ __all__ = [
     "Side",
     "Standing",
     "Turn",
+    "Who",
     "foot_lines",
     "CardError",
     "Chouette",

@@ -91,6 +91,16 @@ class Play(Protocol):
     def winner(self) -> str | None: ...
 
 
+class Who(StrEnum):
+    """The columns of a hand line that say who played it, before the knocker."""
+
+    TABLE = "table"  # which table of a partnership round
+    BOX = "box"
+    CAPTAIN = "captain"
+    DEALER = "dealer"
+    OUT = "out"  # the one player sitting out, where the box deals every hand
+
+
 class Side(StrEnum):
     """What a column of the sheet stands for."""
 
@@ -165,6 +175,11 @@ class Row:
     seated: tuple[tuple[str, str], ...] = ()  # the two who played, at each table
 
     @property
+    def table(self) -> tuple[str, str] | None:
+        """The two who played it, where not everyone does."""
+        return self.roles.table if self.roles else None
+
+    @property
     def at_tables(self) -> tuple[tuple[str, str], ...]:
         """The two who played each of its plays: the roles' box and captain, or as seated."""
         return (self.roles.table,) if self.roles else self.seated
@@ -210,6 +225,14 @@ class Part:
     @property
     def closed(self) -> bool:
         return any(game.tally.closed for game in self.games)
+
+    @property
+    def box_and_team(self) -> tuple[str, tuple[str, ...]] | None:
+        """Who sat in the box and who made up the team; None where nobody is in the box."""
+        sides = {column.side: column for column in self.columns}
+        if Side.BOX not in sides:
+            return None
+        return sides[Side.BOX].name, sides[Side.TEAM].members
 
 
 class Foot(StrEnum):
@@ -362,6 +385,33 @@ class Session(ABC):
     def plays_rule(cls, name: str) -> bool:
         """Whether a rule parameter counts in this kind."""
         return name not in cls.ignores
+
+    @classmethod
+    def who_columns(cls) -> tuple[Who, ...]:
+        """What a hand line says about who played it, before the knocker."""
+        if cls.dealt_by_roles:
+            return (Who.BOX, Who.CAPTAIN, Who.DEALER if cls.plays_rule("dealer_rule") else Who.OUT)
+        return (Who.TABLE, Who.DEALER) if cls.hands_per_entry > 1 else (Who.DEALER,)
+
+    @classmethod
+    def dealer_seats(cls) -> int:
+        """How many seats the first dealer may be picked from: none where the roles deal."""
+        return 0 if cls.dealt_by_roles else cls.seats.stop - 1
+
+    @classmethod
+    def first_dealer_at(cls, players: Sequence[str], seat: int) -> str | None:
+        """The player in ``seat`` (1-based) who deals first; None where the roles say who
+        deals. ValueError for a seat nobody holds."""
+        if cls.dealt_by_roles:
+            return None
+        if not 1 <= seat <= len(players):
+            raise ValueError(f"seat {seat} of {len(players)}: not a player")
+        return players[seat - 1]
+
+    @classmethod
+    def stakes_played(cls, stakes: Mapping[str, Decimal]) -> dict[str, Decimal]:
+        """The members' own stakes as this kind plays them: none where all play one."""
+        return dict(stakes) if cls.own_stakes else {}
 
     def _first_dealer(self, first_dealer: str | None) -> str:
         """The first hand's dealer, checked: a player; the roles' dealer where they deal."""

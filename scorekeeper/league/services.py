@@ -99,7 +99,7 @@ def partie_results_store(
     results_changed(club_id=partie.club_id)
     PartieStats.objects.filter(partie=partie).delete()
     Game.objects.filter(partie=partie).delete()
-    own = partie.own_stakes if session.own_stakes else {}
+    own = session.stakes_played(partie.own_stakes)
     stake = Decimal(partie.stake)
     rows_save([result_rows(partie=partie, session=session, players=players, stake=stake, own=own)])
 

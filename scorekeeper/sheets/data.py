@@ -333,7 +333,7 @@ def sheet_part(part: engine.Part, rules: engine.Ruleset, for_money: bool) -> Par
     title = game_name(part.games[0].number) if part.titled else None
     return Part(
         title,
-        part_note(part),
+        box_note(part),
         tuple(_group(game, part.labelled) for game in part.games),
         tuple(
             Row(
@@ -355,14 +355,6 @@ def sheet_part(part: engine.Part, rules: engine.Ruleset, for_money: bool) -> Par
             for line in engine.foot_lines(part.games, for_money, rules.money_unit)
         ),
     )
-
-
-def part_note(part: engine.Part) -> str | None:
-    """A chouette game's line: its box against its team."""
-    sides = {column.side: column for column in part.columns}
-    if engine.Side.BOX not in sides:
-        return None
-    return box_note(sides[engine.Side.BOX].name, sides[engine.Side.TEAM].members)
 
 
 def _group(game: engine.GameSheet, labelled: bool) -> Group:

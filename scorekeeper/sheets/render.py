@@ -49,9 +49,10 @@ from reportlab.platypus import (
 )
 
 from scorekeeper import engine
+from scorekeeper.vocabulary import WHO_HEADINGS
 
 from . import data
-from .data import EveningSheet, Part, Row, ScorePad, ScoreSheet
+from .data import EveningSheet, Part, Play, Row, ScorePad, ScoreSheet
 
 # Byte-identical output: a fixed creation date and document ID, no random names.
 rl_config.invariant = 1
@@ -518,25 +519,17 @@ class HandTable:
         self.renderer = renderer
         self.sheet = renderer.document
         self.part = part
-        # What the hand columns hold is the kind's to say (the engine describes it).
+        # Who played each hand, and how many lines a row has, is the kind's to say.
         session = engine.session_class(self.sheet.kind)
-        self.partnership = session.hands_per_entry > 1  # a Table column: a round's two
-        self.rotation = session.dealt_by_roles  # Box and Captain columns
-        # Where the box deals every hand, the one player out takes the Dealer column.
-        self.box_deals = not session.plays_rule("dealer_rule")
+        self.who = session.who_columns()
+        self.lines_per_row = session.hands_per_entry
         self.scores = len(part.columns)
         self.hands = self.hand_headers()
         self.widths = self.column_widths()
 
     def hand_headers(self) -> list[str]:
         """The hand columns' labels, left to right."""
-        headers = ["#"]
-        if self.partnership:
-            headers.append(_("Table"))
-        if self.rotation:
-            headers += [_("Box"), _("Captain")]
-        headers.append(_("Out") if self.box_deals else _("Dealer"))
-        headers.append(_("Knocker"))
+        headers = ["#", *(str(WHO_HEADINGS[who]) for who in self.who), _("Knocker")]
         if self.sheet.upcards:
             headers.append(_("Upcard"))
         headers += [_("Result"), _("knocker"), _("defender"), _("Points")]
@@ -546,7 +539,8 @@ class HandTable:
         """Fixed columns as wide as their content or their (translated) heading; the
         name columns share what is left, within NAMES; then the score columns grow."""
         heading = {label: _heading_width(label) for label in self.hands}
-        names = len(self.hands) - 5 - (1 if self.partnership else 0) - int(self.sheet.upcards)
+        tabled = engine.Who.TABLE in self.who  # a narrow column, not a name
+        names = len(self.hands) - 5 - int(tabled) - int(self.sheet.upcards)
         number, *rest = self.hands
         result, knocker, defender, points = rest[-4:]
         deadwood = max(self.DEADWOOD, heading[knocker], heading[defender])
@@ -557,7 +551,7 @@ class HandTable:
             deadwood,
             max(self.POINTS, heading[points]),
         ]
-        table = max(self.TABLE, heading[rest[0]]) if self.partnership else 0
+        table = max(self.TABLE, heading[rest[0]]) if tabled else 0
         upcard = max(self.UPCARD, heading[rest[-5]]) if self.sheet.upcards else 0
         scores = self.scores * (self.GAIN + self.TOTAL)
         low, high = self.NAMES
@@ -568,7 +562,7 @@ class HandTable:
         # What the names leave over widens the score columns, up to a point.
         grow = min(self.WIDEST_SCORE, 1 + max(0.0, room - names * name) / scores)
         widths = [float(self.NUMBER)]
-        if self.partnership:
+        if tabled:
             widths.append(table)
         widths += [name] * names
         if self.sheet.upcards:
@@ -723,12 +717,24 @@ class HandTable:
                     style.append(("TEXTCOLOR", (upcard, y), (upcard, y), RED))
             keep.update(range(len(rows) - len(lines), len(rows) - 1))
         if rows:
-            shades = [colors.white, SHADE]
-            if self.partnership:  # a round's two lines share a shade
-                shades = [colors.white] * 2 + [SHADE] * 2
+            # a round's lines share a shade
+            shades = [colors.white] * self.lines_per_row + [SHADE] * self.lines_per_row
             style.append(("ROWBACKGROUNDS", (0, 0), (-1, len(rows) - 1), shades))
         style += self.closed_games(rows, closed_at)
         return rows, style, keep
+
+    @staticmethod
+    def who_played(who: engine.Who, table: int, row: Row, play: Play) -> str:
+        """A who-column's cell of the line of ``play``, the row's ``table``-th (from 0)."""
+        if who is engine.Who.TABLE:
+            return str(table + 1)
+        if who is engine.Who.DEALER or row.seats is None:
+            return play.dealer
+        return {
+            engine.Who.BOX: row.seats.box,
+            engine.Who.CAPTAIN: row.seats.captain,
+            engine.Who.OUT: row.seats.out[0],
+        }[who]
 
     def hand_rows(self, row: Row) -> list[list[Any]]:
         """One table row per play; the scores go on a round's last line."""
@@ -738,11 +744,7 @@ class HandTable:
         for n, play in enumerate(row.plays):
             last = n == len(row.plays) - 1
             line: list[Any] = [str(row.number) if n == 0 else ""]
-            if self.partnership:
-                line.append(str(n + 1))
-            if self.rotation and row.seats:
-                line += [row.seats.box, row.seats.captain]
-            line.append(row.seats.out[0] if self.box_deals and row.seats else play.dealer)
+            line += [self.who_played(who, n, row, play) for who in self.who]
             line.append(play.knocker)
             line = [name(cell, widths[c]) if c else cell for c, cell in enumerate(line)]
             if self.sheet.upcards:

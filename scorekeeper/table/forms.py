@@ -124,7 +124,7 @@ def kind_seats() -> list[KindSeats]:
             kind,
             tuple(range(3, cls.seats.stop)),
             cls.own_stakes,
-            0 if cls.dealt_by_roles else cls.seats.stop - 1,
+            cls.dealer_seats(),
         )
         for kind, cls in engine.SESSION_KINDS.items()
     ]
@@ -211,22 +211,26 @@ class PartieStartForm(RulesForm):
                 self.add_error(field, _("Enter a name."))
             elif names[n - 1].casefold() in (m.casefold() for m in names[: n - 1]):
                 self.add_error(field, _("Each player needs a name of their own."))
-        dealer = int(data.get("first_dealer") or 1)
-        if not session.dealt_by_roles and dealer > seats:
-            self.add_error("first_dealer", _("The first dealer must be one of the players."))
         data["names"] = names[:seats]
-        data["stakes"] = {
-            names[n - 1]: data[f"stake_{n}"]
-            for n in range(2, seats + 1)
-            if session.own_stakes and data.get(f"stake_{n}") is not None
-        }
+        try:
+            data["dealer"] = session.first_dealer_at(
+                data["names"], int(data.get("first_dealer") or 1)
+            )
+        except ValueError:
+            self.add_error("first_dealer", _("The first dealer must be one of the players."))
+        data["stakes"] = session.stakes_played(
+            {
+                names[n - 1]: data[f"stake_{n}"]
+                for n in range(2, seats + 1)
+                if data.get(f"stake_{n}") is not None
+            }
+        )
         return data
 
     @property
     def first_dealer_name(self) -> str | None:
-        if engine.session_class(self.cleaned_data["kind"]).dealt_by_roles:
-            return None  # the roles say who deals
-        return self.cleaned_data["names"][int(self.cleaned_data["first_dealer"] or 1) - 1]
+        """Who deals first; None where the roles say who deals."""
+        return self.cleaned_data["dealer"]
 
 
 def _member_stake_field(n: int) -> forms.DecimalField:
@@ -428,6 +432,20 @@ class HandForm(forms.Form):
         self.add_error(field, message)
 
     @classmethod
+    def for_entry(
+        cls,
+        data: Any,
+        *,
+        players: list[str],
+        rules: engine.Ruleset,
+        hands: list[Hand],
+        seated: list[str] | None,
+    ) -> HandForm:
+        """The form of a new hand, or of the recorded one being corrected."""
+        initial = cls.initial_for(hands[0]) if hands else None
+        return cls(data, players=players, rules=rules, initial=initial, seated=seated)
+
+    @classmethod
     def initial_for(cls, hand: Hand) -> dict[str, Any]:
         return {
             "kind": hand.kind,
@@ -501,8 +519,29 @@ class RoundForm:
         self.tables[table - 1].add_engine_error(error, message)
 
     @classmethod
+    def for_entry(
+        cls,
+        data: Any,
+        *,
+        players: list[str],
+        rules: engine.Ruleset,
+        hands: list[Hand],
+        seated: list[str] | None,
+    ) -> RoundForm:
+        """The form of a new round, or of the recorded one; everyone plays a round."""
+        initial = cls.initial_for(hands) if hands else None
+        return cls(data, players=players, rules=rules, initial=initial)
+
+    @classmethod
     def initial_for(cls, hands: list[Hand]) -> list[dict]:
         return [HandForm.initial_for(hand) for hand in sorted(hands, key=lambda h: h.table)]
+
+
+# The form for each kind of entry the engine records.
+ENTRY_FORMS: dict[type, type[HandForm] | type[RoundForm]] = {
+    engine.Hand: HandForm,
+    engine.Round: RoundForm,
+}
 
 
 def entry_form(
@@ -516,13 +555,14 @@ def entry_form(
     ``at_table`` names the two who play it where not everyone does (the box and the
     captain of a chouette or a three-player rotation).
     """
-    players, rules = list(at_table or partie.player_names), partie.ruleset
-    if engine.session_class(partie.kind).hands_per_entry > 1:
-        initial = RoundForm.initial_for(hands) if hands else None
-        return RoundForm(data, players=players, rules=rules, initial=initial)
-    initial = HandForm.initial_for(hands[0]) if hands else None
-    seated = partie.player_names if at_table else None
-    return HandForm(data, players=players, rules=rules, initial=initial, seated=seated)
+    form_class = ENTRY_FORMS[engine.session_class(partie.kind).entry]
+    return form_class.for_entry(
+        data,
+        players=list(at_table or partie.player_names),
+        rules=partie.ruleset,
+        hands=hands or [],
+        seated=partie.player_names if at_table else None,
+    )
 
 
 class ImportForm(forms.Form):

@@ -58,10 +58,7 @@ class SheetTable:
 
     @property
     def note(self) -> str | None:
-        sides = {column.side: column for column in self.part.columns}
-        if engine.Side.BOX not in sides:
-            return None
-        return vocabulary.box_note(sides[engine.Side.BOX].name, sides[engine.Side.TEAM].members)
+        return vocabulary.box_note(self.part)
 
     @property
     def result(self) -> engine.Tally | None:
@@ -82,6 +79,11 @@ class Sheet:
     partie: Partie
     session: engine.Session
     tables: tuple[SheetTable, ...]
+
+    @property
+    def entry_word(self) -> str:
+        """What its entries are called: "Hand", or "Round" in a partnership."""
+        return str(vocabulary.ENTRY_WORDS[self.session.entry])
 
     @property
     def kind(self) -> str:

@@ -286,10 +286,8 @@ def _render_form(request: HtmxHttpRequest, partie: Partie, form, status: int = 2
 
 def _played_at(partie: Partie, number: int) -> tuple[str, str] | None:
     """The two who played hand ``number``, where the roles say who plays."""
-    if not engine.session_class(partie.kind).dealt_by_roles:
-        return None
     row = selectors.partie_sheet(partie).row(number)
-    return row.roles.table if row and row.roles else None
+    return row.table if row else None
 
 
 def _render_recorded(
@@ -319,7 +317,8 @@ def _appends_a_row(sheet: selectors.Sheet) -> bool:
     offers them as knockers)."""
     table = sheet.tables[-1].part
     starts_a_table = len(sheet.tables) > 1 and len(table.rows) == 1
-    return not (starts_a_table or table.closed or sheet.turn.roles)
+    same_two = sheet.turn.table == table.rows[-1].table
+    return same_two and not (starts_a_table or table.closed)
 
 
 @login_required
