@@ -8,6 +8,8 @@ invitations); without JavaScript the page is loaded again.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -52,11 +54,13 @@ def membership_role(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     form = RoleForm(request.POST)
     if not form.is_valid():
         return _render_club(request, club, role, region="members", error=form.errors["role"][0])
-    try:
-        services.membership_set_role(membership=membership, role=form.cleaned_data["role"])
-    except ClubError as error:
-        return _render_club(request, club, role, region="members", error=str(error))
-    return _changed(request, slug, "members")
+    return _change(
+        request,
+        club,
+        role,
+        "members",
+        lambda: services.membership_set_role(membership=membership, role=form.cleaned_data["role"]),
+    )
 
 
 @login_required
@@ -64,11 +68,9 @@ def membership_role(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 def membership_remove(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     club, role = club_of(request, slug, need=Role.OWNER)
     membership = get_object_or_404(Membership.objects.filter(club=club), pk=pk)
-    try:
-        services.membership_remove(membership=membership)
-    except ClubError as error:
-        return _render_club(request, club, role, region="members", error=str(error))
-    return _changed(request, slug, "members")
+    return _change(
+        request, club, role, "members", lambda: services.membership_remove(membership=membership)
+    )
 
 
 @login_required
@@ -77,11 +79,9 @@ def club_leave(request: HttpRequest, slug: str) -> HttpResponse:
     """A member leaves the club; its last owner cannot."""
     club, role = club_of(request, slug)
     membership = Membership.objects.get(club=club, user=request.user)
-    try:
-        services.membership_remove(membership=membership)
-    except ClubError as error:
-        return _render_club(request, club, role, region="members", error=str(error))
-    return _changed(request, slug, "members")
+    return _change(
+        request, club, role, "members", lambda: services.membership_remove(membership=membership)
+    )
 
 
 @login_required
@@ -91,13 +91,15 @@ def invitation_create(request: HttpRequest, slug: str) -> HttpResponse:
     form = InvitationForm(request.POST)
     if not form.is_valid():
         return _render_club(request, club, role, region="invitations", invitation_form=form)
-    try:
-        services.invitation_create(
+    return _change(
+        request,
+        club,
+        role,
+        "invitations",
+        lambda: services.invitation_create(
             club=club, role=form.cleaned_data["role"], created_by=request.user
-        )
-    except ClubError as error:
-        return _render_club(request, club, role, region="invitations", error=str(error))
-    return _changed(request, slug, "invitations")
+        ),
+    )
 
 
 @login_required
@@ -105,11 +107,13 @@ def invitation_create(request: HttpRequest, slug: str) -> HttpResponse:
 def invitation_revoke(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     club, role = club_of(request, slug, need=Role.OWNER)
     invitation = get_object_or_404(Invitation.objects.filter(club=club), pk=pk)
-    try:
-        services.invitation_revoke(invitation=invitation)
-    except ClubError as error:
-        return _render_club(request, club, role, region="invitations", error=str(error))
-    return _changed(request, slug, "invitations")
+    return _change(
+        request,
+        club,
+        role,
+        "invitations",
+        lambda: services.invitation_revoke(invitation=invitation),
+    )
 
 
 @login_required
@@ -131,6 +135,17 @@ def invitation_accept(request: HttpRequest, token: str) -> HttpResponse:
         status = 200 if error.code == "member" else 410
         return render(request, "clubs/invitation.html", context, status=status)
     return render(request, "clubs/invitation.html", {"invitation": invitation})
+
+
+def _change(
+    request: HttpRequest, club: Club, role: Role, region: str, change: Callable[[], object]
+) -> HttpResponse:
+    """Make a change through a service; a refusal shows in the region it is about."""
+    try:
+        change()
+    except ClubError as error:
+        return _render_club(request, club, role, region=region, error=str(error))
+    return _changed(request, club.slug, region)
 
 
 def _changed(request: HttpRequest, slug: str, region: str) -> HttpResponse:
