@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from itertools import groupby
 
-from openskill.models import PlackettLuce
+from openskill.models import PlackettLuce, PlackettLuceRating
 
 from .session import GameResult
 
@@ -100,6 +100,7 @@ def standings(
     counts = {name: [0, 0, 0, 0, 0, 0, Decimal("0.00")] for name in players}
     pairs: dict[str, dict[str, list[int]]] = {}
     ratings: dict[str, Rating] = {}
+    rated: dict[str, PlackettLuceRating] = {}  # the library's own, kept from game to game
     history: dict[str, list[Rating]] = {}
     results: dict[str, list[bool]] = {}
     for game in games:
@@ -107,7 +108,7 @@ def standings(
             results.setdefault(name, []).append(name in game.winners)
         _count(counts, game, points)
         _meet(pairs, game)
-        _rate(ratings, history, game)
+        _rate(ratings, rated, history, game)
     final = [
         Line(None, name, *figures, rating=ratings.get(name, Rating()))
         for name, figures in counts.items()
@@ -163,17 +164,24 @@ def _meet(pairs: dict[str, dict[str, list[int]]], game: GameResult) -> None:
         between(payment.payer, payment.payee)[2] -= payment.points
 
 
-def _rate(ratings: dict[str, Rating], history: dict[str, list[Rating]], game: GameResult) -> None:
+def _rate(
+    ratings: dict[str, Rating],
+    rated: dict[str, PlackettLuceRating],
+    history: dict[str, list[Rating]],
+    game: GameResult,
+) -> None:
     """One OpenSkill update for the game: its sides in their ranking, the winner first."""
 
-    def current(name: str):  # noqa: ANN202 (the library's rating type)
-        rating = ratings.get(name, Rating())
-        return MODEL.create_rating([rating.mu, rating.sigma], name)
+    def current(name: str) -> PlackettLuceRating:
+        if name not in rated:  # a first game starts from the default rating
+            rated[name] = MODEL.create_rating([MODEL.mu, MODEL.sigma], name)
+        return rated[name]
 
     teams = [[current(name) for name in side] for side in game.ranking]
-    rated = MODEL.rate(teams, ranks=list(game.ranks))
-    for side, team in zip(game.ranking, rated, strict=True):
+    updated = MODEL.rate(teams, ranks=list(game.ranks))
+    for side, team in zip(game.ranking, updated, strict=True):
         for name, new in zip(side, team, strict=True):
+            rated[name] = new
             ratings[name] = Rating(new.mu, new.sigma)
             history.setdefault(name, []).append(ratings[name])
 
