@@ -22,6 +22,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from itertools import groupby
+from typing import NamedTuple
 
 from openskill.models import PlackettLuce, PlackettLuceRating
 
@@ -51,9 +52,9 @@ class Rating:
         return self.mu - 3 * self.sigma
 
 
-@dataclass(frozen=True)
-class HeadToHead:
-    """One player's results against another, and the settlement points between them."""
+class HeadToHead(NamedTuple):
+    """One player's results against another, and the settlement points between them (a
+    named tuple: a season makes one for every pair of players who met)."""
 
     won: int = 0
     lost: int = 0
@@ -93,58 +94,110 @@ def standings(
     """The standings of a season: ``games`` are its counted closed games in the order
     they were played, ``players`` everybody named in its parties (listed even without
     a counted game)."""
-    points = points or LeaguePoints()
-    # Counted in place, game after game (a season has tens of thousands of games): games,
-    # won, lost, shutout wins, league points, net points, money; and per pair of players
-    # won, lost, net points.
-    counts = {name: [0, 0, 0, 0, 0, 0, Decimal("0.00")] for name in players}
-    pairs: dict[str, dict[str, list[int]]] = {}
-    ratings: dict[str, Rating] = {}
-    rated: dict[str, PlackettLuceRating] = {}  # the library's own, kept from game to game
-    history: dict[str, list[Rating]] = {}
-    results: dict[str, list[bool]] = {}
+    book = LeagueBook(points or LeaguePoints(), players)
     for game in games:
+        book.add(game)
+    return book.standings(min_games)
+
+
+class LeagueBook:
+    """A league's figures as counted so far, game after game: each player's games, won,
+    lost, shutout wins, league points, net points and money; each pair's meetings;
+    the ratings; each player's run of results. Its ``state`` is plain values, so that a
+    season can be stored at some game and resumed from there with the games after it."""
+
+    def __init__(self, points: LeaguePoints, players: Iterable[str] = ()):
+        self.points = points
+        self.counts: dict[str, list] = {}
+        self.pairs: dict[str, dict[str, list[int]]] = {}
+        self.ratings: dict[str, Rating] = {}
+        self.rated: dict[str, PlackettLuceRating] = {}  # the library's own, kept
+        self.history: dict[str, list[Rating]] = {}  # since the book began or resumed
+        self.results: dict[str, list[bool]] = {}
+        self.enter(players)
+
+    def enter(self, players: Iterable[str]) -> None:
+        """List players who may have no counted game."""
+        for name in players:
+            self.counts.setdefault(name, _zero())
+
+    def add(self, game: GameResult) -> None:
+        """Count the next game in playing order."""
         for name in (*game.winners, *game.losers):
-            results.setdefault(name, []).append(name in game.winners)
-        _count(counts, game, points)
-        _meet(pairs, game)
-        _rate(ratings, rated, history, game)
-    final = [
-        Line(None, name, *figures, rating=ratings.get(name, Rating()))
-        for name, figures in counts.items()
-    ]
-    meetings = {
-        one: {two: HeadToHead(*figures) for two, figures in against.items()}
-        for one, against in pairs.items()
-    }
-    ranked = [line for line in final if line.games >= min_games]
-    unranked = [line for line in final if line.games < min_games]
-    return Standings(
-        (*_ranked(_ordered(ranked, meetings)), *(line for _, line in _ordered(unranked, meetings))),
-        meetings,
-        {name: tuple(past) for name, past in history.items()},
-        {name: tuple(run) for name, run in results.items()},
-    )
+            self.results.setdefault(name, []).append(name in game.winners)
+        _count(self.counts, game, self.points)
+        _meet(self.pairs, game)
+        _rate(self.ratings, self.rated, self.history, game)
+
+    def standings(self, min_games: int = 0) -> Standings:
+        final = [
+            Line(None, name, *figures, rating=self.ratings.get(name, Rating()))
+            for name, figures in self.counts.items()
+        ]
+        meetings = {
+            one: {two: HeadToHead(*figures) for two, figures in against.items()}
+            for one, against in self.pairs.items()
+        }
+        ranked = [line for line in final if line.games >= min_games]
+        unranked = [line for line in final if line.games < min_games]
+        return Standings(
+            (
+                *_ranked(_ordered(ranked, meetings)),
+                *(line for _, line in _ordered(unranked, meetings)),
+            ),
+            meetings,
+            {name: tuple(past) for name, past in self.history.items()},
+            {name: tuple(run) for name, run in self.results.items()},
+        )
+
+    def state(self, results_kept: int) -> dict:
+        """The figures as plain values (JSON), with each player's last ``results_kept``
+        results; the rating history is not kept."""
+        return {
+            "counts": {
+                name: [*figures[:6], str(figures[6])] for name, figures in self.counts.items()
+            },
+            "pairs": self.pairs,
+            "ratings": {name: [r.mu, r.sigma] for name, r in self.ratings.items()},
+            "results": {name: run[-results_kept:] for name, run in self.results.items()},
+        }
+
+    @classmethod
+    def resume(cls, state: dict, points: LeaguePoints) -> LeagueBook:
+        """The book as its ``state`` was taken, ready for the games after it."""
+        book = cls(points)
+        book.counts = {
+            name: [*figures[:6], Decimal(figures[6])] for name, figures in state["counts"].items()
+        }
+        book.pairs = {
+            one: {two: list(f) for two, f in a.items()} for one, a in state["pairs"].items()
+        }
+        book.ratings = {name: Rating(mu, sigma) for name, (mu, sigma) in state["ratings"].items()}
+        book.results = {name: list(run) for name, run in state["results"].items()}
+        return book
+
+
+def _zero() -> list:
+    return [0, 0, 0, 0, 0, 0, Decimal("0.00")]
 
 
 def _count(counts: dict[str, list], game: GameResult, points: LeaguePoints) -> None:
     """Games, wins, losses, league points, and the settlement lines' points and money."""
     win = points.shutout_win if game.shutout else points.win
-    zero = [0, 0, 0, 0, 0, 0, Decimal("0.00")]
     for name in game.winners:
-        figures = counts.setdefault(name, zero[:])
+        figures = counts.setdefault(name, _zero())
         figures[0] += 1
         figures[1] += 1
         figures[3] += game.shutout
         figures[4] += win
     for name in game.losers:
-        figures = counts.setdefault(name, zero[:])
+        figures = counts.setdefault(name, _zero())
         figures[0] += 1
         figures[2] += 1
         figures[4] += points.loss
     for payment in game.payments:
         for name, sign in ((payment.payee, 1), (payment.payer, -1)):
-            figures = counts.setdefault(name, zero[:])
+            figures = counts.setdefault(name, _zero())
             figures[5] += sign * payment.points
             figures[6] += sign * payment.amount
 
@@ -174,7 +227,8 @@ def _rate(
 
     def current(name: str) -> PlackettLuceRating:
         if name not in rated:  # a first game starts from the default rating
-            rated[name] = MODEL.create_rating([MODEL.mu, MODEL.sigma], name)
+            rating = ratings.get(name, Rating())
+            rated[name] = MODEL.create_rating([rating.mu, rating.sigma], name)
         return rated[name]
 
     teams = [[current(name) for name in side] for side in game.ranking]

@@ -188,6 +188,9 @@ class ResultsVersion(models.Model):
         "clubs.Club", on_delete=models.CASCADE, primary_key=True, related_name="+"
     )
     version = models.PositiveBigIntegerField(default=0)
+    # The version of the last change that no checkpoint survives (a player renamed or
+    # merged, a partie assigned to a season): standings are then counted from the start.
+    full_version = models.PositiveBigIntegerField(default=0)
 
     class Meta:
         verbose_name = _("results version")
@@ -216,6 +219,32 @@ class SeasonCache(models.Model):
 
     def __str__(self) -> str:
         return f"{self.season} @ {self.key}"
+
+
+class SeasonCheckpoint(models.Model):
+    """A season's league book as counted up to one game (``upto``: the partie's start,
+    its id and the game's number), so that its standings are counted again from there
+    with the games after it. It holds while the season's settings and the club's
+    ``full_version`` are those of ``key`` and the games and parties up to that game
+    are the very rows they were (their count and the sum of their keys: keys are
+    never reused)."""
+
+    season = models.OneToOneField(
+        Season, on_delete=models.CASCADE, primary_key=True, related_name="checkpoint"
+    )
+    key = models.CharField(max_length=200)
+    upto = models.JSONField()  # [started_at ISO, partie id, game number]
+    games = models.JSONField()  # [count, sum of keys] of the games up to it
+    parties = models.JSONField()  # [count, sum of keys] of the parties up to it
+    names = models.JSONField()  # {player id: name} seated in those parties
+    state = models.JSONField()  # engine.LeagueBook.state()
+
+    class Meta:
+        verbose_name = _("standings checkpoint")
+        verbose_name_plural = _("standings checkpoints")
+
+    def __str__(self) -> str:
+        return f"{self.season} @ {self.upto}"
 
 
 class PlayerCache(models.Model):

@@ -7,11 +7,13 @@ import hashlib
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 from decimal import Decimal
 from functools import cached_property
 from typing import NamedTuple
 
-from django.db.models import Q, QuerySet, Sum
+from django.db.models import Count, Q, QuerySet, Sum
+from django.db.models.functions import Coalesce
 
 from scorekeeper import engine
 from scorekeeper.table.models import Hand, Partie, Player, Seat
@@ -25,6 +27,7 @@ from .models import (
     ResultsVersion,
     Season,
     SeasonCache,
+    SeasonCheckpoint,
 )
 
 TREND = 5  # results shown as a player's trend
@@ -125,10 +128,13 @@ class SeasonTable:
 
 
 class GameKey(NamedTuple):
-    """Where a stored game was played: its partie and its number there."""
+    """Where a stored game was played: its partie and its number there, and when the
+    partie started (what orders the games)."""
 
     partie_id: int
     number: int
+    started_at: datetime | None = None
+    pk: int | None = None
 
 
 def stored_results(
@@ -149,8 +155,8 @@ def stored_results(
         paid[game].append(engine.Payment(names[payer], names[payee], points, plain_amount(amount)))
     ordered = games.order_by("partie__started_at", "partie_id", "number")
     results = []
-    for pk, partie, number, shutout, ranking, ranks in ordered.values_list(
-        "pk", "partie_id", "number", "shutout", "ranking", "ranks"
+    for pk, partie, number, started_at, shutout, ranking, ranks in ordered.values_list(
+        "pk", "partie_id", "number", "partie__started_at", "shutout", "ranking", "ranks"
     ):
         winners, losers = outcome[pk]
         result = engine.GameResult(
@@ -162,7 +168,7 @@ def stored_results(
             tuple(ranks),
             tuple(paid[pk]),
         )
-        results.append((GameKey(partie, number), result))
+        results.append((GameKey(partie, number, started_at, pk), result))
     return results
 
 
@@ -218,19 +224,21 @@ def _cache_key(season: Season) -> str:
         .values_list("version", flat=True)
         .first()
     )
+    return f"{version or 0}:{_settings_digest(season)}"
+
+
+def _settings_digest(season: Season) -> str:
     settings = (
         season.starts_on, season.ends_on, sorted(season.kinds), season.points_win,
         season.points_shutout_win, season.points_loss, season.min_games,
     )  # fmt: skip
-    digest = hashlib.sha256(repr(settings).encode()).hexdigest()[:16]
-    return f"{version or 0}:{digest}"
+    return hashlib.sha256(repr(settings).encode()).hexdigest()[:16]
 
 
 def _cache(season: Season, key: str) -> SeasonCache:
-    """Compute the season's standings from the stored results and keep them."""
-    results, names = season_results(season)
+    """Count the season's standings from the stored results and keep them."""
+    table, names = _count(season)
     ids = {name: pk for pk, name in names.items()}
-    table = engine.standings(results, sorted(ids), season.points, season.min_games)
     totals = (
         PartieStats.objects.filter(partie__in=season_parties(season))
         .values("player_id")
@@ -252,8 +260,7 @@ def _cache(season: Season, key: str) -> SeasonCache:
         for line in table.lines
     ]
     meetings = {
-        one: {two: [h.won, h.lost, h.net_points] for two, h in against.items()}
-        for one, against in table.head_to_head.items()
+        one: {two: list(h) for two, h in a.items()} for one, a in table.head_to_head.items()
     }
     top = [line.player for line in table.lines[:MATRIX]]
     matrix = [(one, [meetings.get(one, {}).get(two) for two in top]) for one in top]
@@ -262,6 +269,116 @@ def _cache(season: Season, key: str) -> SeasonCache:
         defaults={"key": key, "lines": lines, "head_to_head": meetings, "matrix": matrix},
     )
     return cached
+
+
+# A checkpoint stays this many games behind the last; the games after it are counted
+# again after every change, and it moves on once they are twice as many.
+TAIL = 500
+
+
+def _count(season: Season) -> tuple[engine.Standings, dict[int, str]]:
+    """The season's standings, and the names of its players by id: resumed from the
+    season's checkpoint where the games and parties up to it are the rows they were,
+    else counted from the first game. Either way a checkpoint is kept TAIL games back."""
+    parties = season_parties(season)
+    key = _checkpoint_key(season)
+    point = SeasonCheckpoint.objects.filter(season=season, key=key).first()
+    if point is not None and not _holds(point, parties):
+        point = None
+    games, counted_parties = Game.objects.filter(partie__in=parties), parties
+    if point is None:
+        book, names = engine.LeagueBook(season.points), {}
+    else:
+        book = engine.LeagueBook.resume(point.state, season.points)
+        names = {int(pk): name for pk, name in point.names.items()}
+        games = games.filter(_after(point.upto))
+        counted_parties = parties.filter(_partie_after(point.upto))
+    seated = list(
+        Seat.objects.filter(partie__in=counted_parties).values_list(
+            "player_id", "player__name", "partie__started_at", "partie_id"
+        )
+    )
+    names.update((pk, name) for pk, name, _, _ in seated)
+    book.enter(sorted(names.values()))
+    keyed = stored_results(games, names)
+    moved = len(keyed) - TAIL if len(keyed) > (TAIL if point is None else 2 * TAIL) else None
+    for count, (_, result) in enumerate(keyed, start=1):
+        book.add(result)
+        if count == moved:
+            _checkpoint_save(season, key, point, book, [g for g, _ in keyed[:count]], seated)
+    return book.standings(season.min_games), names
+
+
+def _checkpoint_key(season: Season) -> str:
+    full = (
+        ResultsVersion.objects.filter(club_id=season.league.club_id)
+        .values_list("full_version", flat=True)
+        .first()
+    )
+    return f"{full or 0}:{_settings_digest(season)}"
+
+
+def _after(upto: list) -> Q:
+    """The games played after the game ``upto`` names, in playing order."""
+    started, partie, number = datetime.fromisoformat(upto[0]), upto[1], upto[2]
+    return (
+        Q(partie__started_at__gt=started)
+        | Q(partie__started_at=started, partie_id__gt=partie)
+        | Q(partie__started_at=started, partie_id=partie, number__gt=number)
+    )
+
+
+def _partie_after(upto: list) -> Q:
+    """The parties started after the partie of the game ``upto`` names."""
+    started, partie = datetime.fromisoformat(upto[0]), upto[1]
+    return Q(started_at__gt=started) | Q(started_at=started, pk__gt=partie)
+
+
+def _fingerprints(upto: list, parties: QuerySet[Partie]) -> tuple[list[int], list[int]]:
+    """The count and the sum of the keys of the games, and of the parties, up to the
+    game ``upto`` names."""
+    games = Game.objects.filter(partie__in=parties).exclude(_after(upto))
+    up_to = parties.exclude(_partie_after(upto))
+    return (
+        [*games.aggregate(n=Count("pk"), s=Coalesce(Sum("pk"), 0)).values()],
+        [*up_to.aggregate(n=Count("pk"), s=Coalesce(Sum("pk"), 0)).values()],
+    )
+
+
+def _holds(point: SeasonCheckpoint, parties: QuerySet[Partie]) -> bool:
+    """Whether the games and parties up to the checkpoint are the rows it counted."""
+    return list(_fingerprints(point.upto, parties)) == [point.games, point.parties]
+
+
+def _checkpoint_save(
+    season: Season,
+    key: str,
+    point: SeasonCheckpoint | None,
+    book: engine.LeagueBook,
+    counted: list[GameKey],
+    seated: list[tuple[int, str, datetime, int]],
+) -> None:
+    """Keep the book as counted up to the last of the ``counted`` games (those after
+    ``point``), with the fingerprints and names of the rows it was counted from: the
+    players seated in the parties up to that game's only (a later one may go)."""
+    last = counted[-1]
+    mark = (last.started_at, last.partie_id)
+    names, games, parties = (
+        (dict(point.names), point.games, point.parties) if point else ({}, [0, 0], [0, 0])
+    )
+    up_to = {partie for _, _, started, partie in seated if (started, partie) <= mark}
+    names.update((str(pk), name) for pk, name, started, partie in seated if partie in up_to)
+    SeasonCheckpoint.objects.update_or_create(
+        season=season,
+        defaults={
+            "key": key,
+            "upto": [last.started_at.isoformat(), last.partie_id, last.number],
+            "games": [games[0] + len(counted), games[1] + sum(g.pk for g in counted)],
+            "parties": [parties[0] + len(up_to), parties[1] + sum(up_to)],
+            "names": names,
+            "state": book.state(results_kept=TREND),
+        },
+    )
 
 
 def _row_data(

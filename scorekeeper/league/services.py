@@ -104,11 +104,25 @@ def partie_results_store(
     rows_save([result_rows(partie=partie, session=session, players=players, stake=stake, own=own)])
 
 
-def results_changed(*, club_id: int) -> None:
+def partie_results_drop(*, partie: Partie) -> None:
+    """Take a deleted partie out of the league: its games and hands count no more (its
+    restore stores them again, through ``partie_results_store``)."""
+    results_changed(club_id=partie.club_id)
+    PartieStats.objects.filter(partie=partie).delete()
+    Game.objects.filter(partie=partie).delete()
+
+
+def results_changed(*, club_id: int, full: bool = False) -> None:
     """Count a change to the club's stored results: its seasons' cached standings are
-    computed again when next read."""
-    if not ResultsVersion.objects.filter(club_id=club_id).update(version=F("version") + 1):
-        ResultsVersion.objects.get_or_create(club_id=club_id, defaults={"version": 1})
+    computed again when next read, from their checkpoints; ``full`` says that no
+    checkpoint survives the change (a player's name, which parties count)."""
+    changed = {"version": F("version") + 1}
+    if full:
+        changed["full_version"] = F("version") + 1
+    if not ResultsVersion.objects.filter(club_id=club_id).update(**changed):
+        ResultsVersion.objects.get_or_create(
+            club_id=club_id, defaults={"version": 1, "full_version": 1 if full else 0}
+        )
 
 
 def partie_season_assign(*, partie: Partie, season: Season | None) -> None:
@@ -118,7 +132,7 @@ def partie_season_assign(*, partie: Partie, season: Season | None) -> None:
     Assignment.objects.filter(partie=partie).delete()
     if season is not None:
         Assignment.objects.create(partie=partie, season=season)
-    results_changed(club_id=partie.club_id)
+    results_changed(club_id=partie.club_id, full=True)
 
 
 def league_create(*, club, name: str) -> League:

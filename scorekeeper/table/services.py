@@ -129,7 +129,7 @@ def player_rename(*, player: Player, name: str, user: AbstractBaseUser) -> Playe
     except IntegrityError:
         raise PlayerError("name_taken", name=name) from None
     parties = Partie.objects.filter(seats__player=player).values_list("pk", flat=True)
-    results_changed(club_id=player.club_id)  # the standings name him
+    results_changed(club_id=player.club_id, full=True)  # the standings name him
     _players_renamed(list(parties), user, {"player": before}, {"player": name})
     return player
 
@@ -167,7 +167,7 @@ def player_merge(*, keep: Player, gone: Player, user: AbstractBaseUser) -> Playe
     for game in games:  # the ranking names the sides by player id
         game.ranking = [[keep.pk if pk == gone.pk else pk for pk in side] for side in game.ranking]
     Game.objects.bulk_update(games, ["ranking"])
-    results_changed(club_id=keep.club_id)
+    results_changed(club_id=keep.club_id, full=True)
     account, name = gone.user, gone.name
     gone.delete()  # after its account link is free for keep (one player per member)
     if keep.user_id is None and account is not None:

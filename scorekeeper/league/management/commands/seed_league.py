@@ -68,7 +68,8 @@ class Command(BaseCommand):
             count = min(BATCH, options["parties"] - start)
             hands += self._batch(rng, club, owner, players, count, first, options["days"])
             self.stdout.write(f"  {start + count} parties, {hands} hands", ending="\r")
-        league_services.results_changed(club_id=club.pk)  # written in bulk, past the services
+        # written in bulk, past the services
+        league_services.results_changed(club_id=club.pk, full=True)
         self.stdout.write(
             f"\nseason {season.pk} of {club.name}: {len(players)} players, "
             f"{options['parties']} parties, {hands} hands in {time.perf_counter() - began:.1f} s"
