@@ -13,7 +13,7 @@ CHROMIUM := /usr/bin/chromium
 PG_URL := postgres://postgres@127.0.0.1:5432/test
 PG_PROBE := import psycopg; psycopg.connect("$(PG_URL)", connect_timeout=3).close()
 
-.PHONY: .venv venv browser run test bench lint format messages clean
+.PHONY: .venv venv browser axe run test bench lint format messages clean
 
 .venv venv: $(VENV)/.installed
 
@@ -37,6 +37,17 @@ browser:
 		echo "browser tests will be skipped (they fail instead when CI=true)."; \
 	fi
 
+# axe-core (the accessibility checker the browser tests inject) from the npm registry,
+# into a cache folder. Without npm the accessibility tests skip (they fail when CI=true).
+AXE := .cache/axe/node_modules/axe-core/axe.min.js
+axe: $(AXE)
+$(AXE):
+	@if command -v npm >/dev/null; then \
+		npm install --silent --no-audit --no-fund --prefix .cache/axe axe-core@4.14.1; \
+	else \
+		echo "npm is not installed: the accessibility tests will be skipped."; \
+	fi
+
 run: venv
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py demo
@@ -44,7 +55,7 @@ run: venv
 
 # The suite runs twice: on SQLite (the laptop default) and on PostgreSQL
 # (production). PostgreSQL is optional locally but required when CI=true.
-test: venv browser
+test: venv browser axe
 	env -u DATABASE_URL $(PY) manage.py makemigrations --check --dry-run
 	env -u DATABASE_URL $(PY) -m pytest
 	@if ! $(PY) -c '$(PG_PROBE)' 2>/dev/null && [ "$$(id -u)" = 0 ] && command -v pg_ctlcluster >/dev/null; then \
@@ -66,6 +77,13 @@ bench: venv
 	$(PY) bench/pdf.py
 	$(PY) bench/evaluator.py
 	$(PY) bench/league.py
+	@# gunicorn on loopback ports against a scratch PostgreSQL database (dropped after):
+	@# 50 clients for 60 s (BENCH_LOAD_SECONDS, BENCH_LOAD_CLIENTS), then two servers.
+	@if $(PY) -c '$(PG_PROBE)' 2>/dev/null; then \
+		timeout 600 $(PY) bench/load.py && timeout 300 $(PY) bench/scaleout.py; \
+	else \
+		echo "PostgreSQL not reachable at 127.0.0.1:5432: load and scale-out skipped"; \
+	fi
 
 lint: venv
 	$(RUFF) check . && $(RUFF) format --check .

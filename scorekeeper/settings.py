@@ -8,12 +8,27 @@ value that would be unsafe stops the start-up instead of being quietly accepted.
     SECRET_KEY     required when DEBUG is off
     ALLOWED_HOSTS  comma-separated host names ("*" is refused when DEBUG is off)
     DATABASE_URL   e.g. postgres://user:password@host:5432/name (default: SQLite)
+
+Production switches (README.md, "Running in production"):
+
+    LOGIN_FAILURE_LIMIT    failed logins per account or address before a lockout (default: 5)
+    LOGIN_COOLOFF_MINUTES  how long a lockout lasts (default: 15)
+    SIGNUP_LIMIT           sign-up attempts per address ... (default: 10)
+    SIGNUP_WINDOW_MINUTES  ... within this many minutes (default: 60)
+    TRUSTED_PROXIES        reverse proxies in front of the app whose X-Forwarded-For is the
+                           client's address (default: 0, REMOTE_ADDR is the client)
+    SECURE_HSTS_SECONDS    Strict-Transport-Security max-age when DEBUG is off (default: a year)
+    SECURE_HSTS_PRELOAD    0 or 1 (default: 1), with SECURE_SSL_REDIRECT (default: 1)
+    LOG_LEVEL              of the app's loggers on standard error (default: INFO)
+    STATIC_ROOT            where `collectstatic` puts the static files (default: staticfiles/)
 """
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONCE, NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
@@ -32,6 +47,22 @@ def env_bool(name: str, default: bool) -> bool:
         return False
     # An empty or misspelt value must not silently fall back to DEBUG on.
     raise ImproperlyConfigured(f"{name} must be 0, 1, true or false, not {raw!r}.")
+
+
+def env_int(name: str, default: int, minimum: int = 0) -> int:
+    """Read a whole number of at least ``minimum``; anything else stops the start-up."""
+    raw = os.environ.get(name)
+    if raw is None:
+        return default
+    try:
+        value = int(raw.strip())
+    except ValueError:
+        value = minimum - 1
+    if value < minimum:
+        raise ImproperlyConfigured(
+            f"{name} must be a whole number of at least {minimum}, not {raw!r}."
+        )
+    return value
 
 
 def env_list(name: str, default: list[str]) -> list[str]:
@@ -77,12 +108,17 @@ INSTALLED_APPS = [
     "django.forms",  # Django's own form templates, for FORM_RENDERER to find
     "django_htmx",
     "template_partials",
+    "axes",
+    "csp",
+    "scorekeeper.accounts",
     "scorekeeper.clubs",
     "scorekeeper.table",
     "scorekeeper.league",
 ]
 
 MIDDLEWARE = [
+    # First, so that the time it logs covers the whole stack.
+    "scorekeeper.accounts.middleware.RequestLogMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Right after SecurityMiddleware, so static files skip the rest of the stack.
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -95,6 +131,12 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # A partie the engine cannot score any more: its repair page instead of a 500.
+    "scorekeeper.table.middleware.UnscorableMiddleware",
+    "csp.middleware.CSPMiddleware",
+    # Last (axes requires it): turns a login refused for a lockout into the login page
+    # with the lockout message.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "scorekeeper.urls"
@@ -149,6 +191,28 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
+# Login throttling (django-axes). Failures are counted in the database, so a lockout holds
+# on every app server; an account and an address are each locked after the limit.
+AUTHENTICATION_BACKENDS = [
+    # First: refuses a locked-out account or address before the password is even checked,
+    # so that the right password does not get in during a lockout.
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
+AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", default=5, minimum=1)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("LOGIN_COOLOFF_MINUTES", default=15, minimum=1))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_RESET_ON_SUCCESS = True
+AXES_CLIENT_IP_CALLABLE = "scorekeeper.accounts.throttle.client_address"
+AXES_LOCKOUT_CALLABLE = "scorekeeper.accounts.throttle.lockout_response"
+# Axes' own request log would grow by a row per login; the failures are what it needs.
+AXES_DISABLE_ACCESS_LOG = True
+TRUSTED_PROXIES = env_int("TRUSTED_PROXIES", default=0)
+# Sign-up is throttled per address, counted in the database too (accounts.SignupAttempt).
+SIGNUP_LIMIT = env_int("SIGNUP_LIMIT", default=10, minimum=1)
+SIGNUP_WINDOW = timedelta(minutes=env_int("SIGNUP_WINDOW_MINUTES", default=60, minimum=1))
+
 LANGUAGE_CODE = "en"
 LANGUAGES = [
     ("en", _("English")),
@@ -161,7 +225,7 @@ USE_TZ = True
 
 STATIC_URL = "/static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", BASE_DIR / "staticfiles"))
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     # The manifest storage needs `collectstatic` first, so it is for production only;
@@ -187,3 +251,51 @@ if not DEBUG:
     # scheme; without this the HTTPS redirect below would loop forever.
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", default=True)
+
+# HTTPS only, for a year, subdomains included: what `check --deploy` asks for.
+SECURE_HSTS_SECONDS = 0 if DEBUG else env_int("SECURE_HSTS_SECONDS", default=365 * 24 * 3600)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", default=True)
+
+# The content security policy (django-csp), in force in development and tests too, so that
+# the browser tests prove that every page works under it. Scripts and styles come from our
+# own static files only: no inline script and no eval (so no hx-on attributes; htmx's
+# injected indicator styles are switched off in base.html); an inline <style> needs the
+# request's nonce.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF, NONCE],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [NONE],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
+}
+
+# Logging to standard error, where gunicorn and any process manager collect it: a line per
+# request (accounts.middleware.RequestLogMiddleware) and the full traceback of every server
+# error (Django's "django.request" logger), in development and production alike.
+LOG_LEVEL = os.environ.get("LOG_LEVEL", "INFO").upper()
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
+    },
+    "handlers": {
+        "stderr": {"class": "logging.StreamHandler", "formatter": "plain"},
+    },
+    "root": {"handlers": ["stderr"], "level": "WARNING"},
+    "loggers": {
+        # Server errors with their tracebacks; 4xx answers are warnings here.
+        "django.request": {"handlers": ["stderr"], "level": "WARNING", "propagate": False},
+        "scorekeeper": {"handlers": ["stderr"], "level": LOG_LEVEL, "propagate": False},
+        # Lockouts and failed logins are warnings; every other login is info.
+        "axes": {"handlers": ["stderr"], "level": "WARNING", "propagate": False},
+    },
+}

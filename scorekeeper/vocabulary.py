@@ -5,6 +5,8 @@ language (every label is lazy, so it is translated when it is shown).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from django.utils.formats import date_format
 from django.utils.functional import Promise
 from django.utils.translation import gettext
@@ -136,11 +138,6 @@ FOOT_LABELS = {
     engine.Foot.MONEY: _("Money"),
 }
 
-
-def kind_name(kind: str) -> str:
-    return str(KIND_NAMES.get(kind, kind))
-
-
 # What one entry of a partie is called: a hand, or a partnership's round.
 ENTRY_WORDS = {engine.Hand: _("Hand"), engine.Round: _("Round")}
 
@@ -152,6 +149,10 @@ WHO_HEADINGS = {
     engine.Who.DEALER: _("Dealer"),
     engine.Who.OUT: _("Out"),
 }
+
+
+def kind_name(kind: str) -> str:
+    return str(KIND_NAMES.get(kind, kind))
 
 
 def preset_name(preset: str) -> str:
@@ -180,6 +181,20 @@ def describe_rule(name: str, value: object) -> str:
     if name == "knock_limit" and value == engine.UPCARD:
         return f"{rule_label(name)} {gettext('upcard')}"
     return f"{rule_label(name)} {rule_words(name, value)}"
+
+
+def rules_to_name(names: Iterable[str], rules: engine.Ruleset) -> list[str]:
+    """The rules to name, in order, with a shutout bonus said once: "Shutout bonus 100"
+    stands for the shutout rule and its bonus (not "Shutout bonus · Shutout bonus 100").
+
+    >>> rules_to_name(["gin_bonus", "shutout", "target"], engine.preset("modern", shutout="bonus"))
+    ['gin_bonus', 'shutout_bonus', 'target']
+    """
+    names = list(names)
+    if rules.shutout == engine.Shutout.BONUS and "shutout" in names:
+        at = names.index("shutout")
+        names[at : at + 1] = [] if "shutout_bonus" in names else ["shutout_bonus"]
+    return names
 
 
 def outcome_name(outcome: engine.Outcome) -> str:

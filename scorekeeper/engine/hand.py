@@ -24,13 +24,9 @@ import enum
 from dataclasses import dataclass
 from typing import Any
 
+from .bounds import MAX_DEADWOOD, MAX_DEADWOOD_ROUND_THE_CORNER
 from .cards import Card, Suit
 from .rules import OklahomaAce, Ruleset, SpadeDouble, preset  # noqa: F401 (preset: doctests)
-
-# Ten unmelded cards can hold at most 98 points (two each of T, J, Q, K and 9,
-# suited so that no run forms); with round-the-corner aces at 15, at most 110.
-MAX_DEADWOOD = 98
-MAX_DEADWOOD_ROUND_THE_CORNER = 110
 
 
 class HandError(ValueError):

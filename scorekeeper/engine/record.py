@@ -25,13 +25,22 @@ of the next hand and the fewest transfers that settle the balances.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
 
+from .bounds import (
+    MAX_HANDS,
+    MAX_NAME_LENGTH,
+    MAX_RECORD_BYTES,
+    BoundsError,
+    check_money,
+    name_problem,
+    shorten,
+)
 from .cards import Card, CardError, parse_cards
 from .hand import Hand, HandError, HandKind
+from .jsontext import JSONTextError, load_json
 from .knock import knock_outcome
 from .partnership import Round
 from .rules import RulesError, Ruleset
@@ -44,11 +53,18 @@ FORMAT = "scorekeeper/1"
 
 
 class RecordError(ValueError):
-    """A record that cannot be read or replayed; ``errors`` holds one line per problem."""
+    """A record that cannot be read or replayed; ``errors`` holds one line per problem.
 
-    def __init__(self, errors: list[str]):
+    A text that is no JSON to read at all (too large, too deep, broken) also gives the
+    ``code`` and ``params`` of its JSONTextError, for a user interface to word it."""
+
+    def __init__(self, errors: list[str], code: str | None = None, **params: Any):
         super().__init__("\n".join(errors))
-        self.errors = errors
+        self.errors, self.code, self.params = errors, code, params
+
+    @classmethod
+    def of_text(cls, error: JSONTextError) -> RecordError:
+        return cls([str(error)], error.code, **error.params)
 
 
 @dataclass(frozen=True)
@@ -64,14 +80,13 @@ class Record:
     stakes: dict[str, Decimal] = field(default_factory=dict)
 
 
-def loads(text: str) -> Record:
-    """Parse the JSON text of a record."""
+def loads(text: str | bytes) -> Record:
+    """Parse the JSON text of a record (at most MAX_RECORD_BYTES), safely: any text
+    gives a Record or a RecordError."""
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise RecordError(
-            [f"broken JSON at line {error.lineno} column {error.colno}: {error.msg}"]
-        ) from None
+        data = load_json(text, limit=MAX_RECORD_BYTES, what="record")
+    except JSONTextError as error:
+        raise RecordError.of_text(error) from None
     return parse_record(data)
 
 
@@ -82,11 +97,11 @@ def parse_record(data: Any) -> Record:
     errors: list[str] = []
     fmt = data.get("format", FORMAT)
     if fmt != FORMAT:
-        errors.append(f"unknown format {fmt!r}: expected {FORMAT!r}")
+        errors.append(f"unknown format {shorten(fmt)}: expected {FORMAT!r}")
     kind = data.get("kind", "two_player")
     count = None  # how many players the kind seats; unknown for an unknown kind
     if not isinstance(kind, str) or kind not in KINDS:
-        errors.append(f"unknown kind {kind!r}: choose one of {', '.join(KINDS)}")
+        errors.append(f"unknown kind {shorten(kind)}: choose one of {', '.join(KINDS)}")
         kind = "two_player"  # read the rest as far as it goes
     else:
         count = session_class(kind).seats
@@ -102,6 +117,12 @@ def parse_record(data: Any) -> Record:
         rules = Ruleset()
     players = data.get("players")
     names = isinstance(players, list) and all(isinstance(p, str) and p.strip() for p in players)
+    if names:  # each name one the table can seat and show: short, no control characters
+        for name in players:
+            trouble = name_problem(name)
+            if trouble:
+                quoted = repr(name) if len(name) <= 2 * MAX_NAME_LENGTH else shorten(name)
+                errors.append(f"players: {quoted} {trouble}")  # the rest read on as given
     wrong_count = names and count is not None and len(players) not in count
     if not names or len(set(players)) != len(players) or wrong_count:
         if count is None:
@@ -115,12 +136,15 @@ def parse_record(data: Any) -> Record:
         players = ["?" * n for n in range(1, (count[0] if count else 2) + 1)]
     first_dealer = data.get("first_dealer")
     if first_dealer is not None and first_dealer not in players:
-        errors.append(f"first_dealer: {first_dealer!r} is not one of the players")
+        errors.append(f"first_dealer: {shorten(first_dealer)} is not one of the players")
     stake = _stake(data.get("stake", rules_stake), errors)
     stakes = _stakes(data.get("stakes"), kind, players, errors)
     raw_hands = data.get("hands", [])
     if not isinstance(raw_hands, list):
         errors.append("hands: a list of hands is expected")
+        raw_hands = []
+    elif len(raw_hands) > MAX_HANDS:
+        errors.append(f"hands: a partie holds at most {MAX_HANDS} hands, not {len(raw_hands)}")
         raw_hands = []
     read = parse_round if session_class(kind).entry is Round else parse_hand
     hands: list[Hand | Round] = []
@@ -169,12 +193,29 @@ def parse_hand(raw: Any, rules: Ruleset | None = None) -> Hand:
     """
     if not isinstance(raw, dict):
         raise HandError("hand_not_object", "a hand is a JSON object")
+    for flag in ("no_game", "gin", "big_gin"):  # strictly true or false (RULES.md §10.13)
+        if flag in raw and not isinstance(raw[flag], bool):
+            raise HandError(
+                "flag_not_boolean",
+                f"{flag} must be true or false, not {shorten(raw[flag])}",
+                field="kind",
+                flag=flag,
+            )
     if raw.get("no_game"):
         return Hand.no_game()
     if "knocker" not in raw:
         raise HandError(
             "knocker_missing", "say who knocked (knocker), or mark a no_game", field="knocker"
         )
+    if not isinstance(raw["knocker"], str):
+        raise HandError(
+            "knocker_not_name",
+            f"knocker: give the knocker's name, not {shorten(raw['knocker'])}",
+            field="knocker",
+        )
+    upcard = raw.get("upcard")
+    if upcard is not None and not isinstance(upcard, str):
+        raise CardError(f'upcard: give a card code like "7S", not {shorten(upcard)}')
     if "knocker_cards" in raw or "defender_cards" in raw:
         return _hand_from_cards(raw, rules if rules is not None else Ruleset())
     kind = (
@@ -264,14 +305,14 @@ def _hand_from_cards(raw: dict[str, Any], rules: Ruleset) -> Hand:
 
 
 def _stake(value: Any, errors: list[str], where: str = "stake") -> Decimal:
+    """A stake per point within the bounds: a plain decimal from 0 to MAX_STAKE."""
     try:
-        stake = Decimal(str(value))
-    except InvalidOperation:
-        stake = Decimal(-1)
-    if not stake.is_finite() or stake < 0 or isinstance(value, bool):
-        errors.append(f'{where}: {value!r} is not a money amount per point like "0.05"')
+        return check_money(where, value)
+    except BoundsError as error:
+        errors.append(
+            f'{where}: {shorten(value)} is not a money amount per point like "0.05": {error.reason}'
+        )
         return Decimal(0)
-    return stake
 
 
 def _stakes(value: Any, kind: str, players: list[str], errors: list[str]) -> dict[str, Decimal]:
@@ -287,7 +328,7 @@ def _stakes(value: Any, kind: str, players: list[str], errors: list[str]) -> dic
     stakes = {}
     for name, amount in value.items():
         if name not in players:
-            errors.append(f"stakes: {name!r} is not one of the players")
+            errors.append(f"stakes: {shorten(name)} is not one of the players")
         else:
             stakes[name] = _stake(amount, errors, f"stakes: {name}")
     return stakes

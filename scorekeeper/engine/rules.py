@@ -23,8 +23,17 @@ from __future__ import annotations
 import dataclasses
 import enum
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
+
+from .bounds import (
+    MAX_MONEY_UNIT,
+    MIN_MONEY_UNIT,
+    BoundsError,
+    check_integer,
+    check_money,
+    shorten,
+)
 
 UPCARD = "upcard"  # knock_limit value: the upcard sets the limit (Oklahoma)
 
@@ -87,7 +96,7 @@ class Ruleset:
         # A preset read from JSON may be a list or object, which cannot be a dict key.
         if not isinstance(self.preset, str) or self.preset not in PRESETS_VALUES:
             raise RulesError(
-                f"unknown preset {self.preset!r}: choose one of {', '.join(PRESETS_VALUES)}"
+                f"unknown preset {shorten(self.preset)}: choose one of {', '.join(PRESETS_VALUES)}"
             )
 
     @property
@@ -97,7 +106,7 @@ class Ruleset:
     def replace(self, **changes: Any) -> Ruleset:
         unknown = sorted(set(changes) - set(PARAMETERS) - {"preset"})
         if unknown:
-            raise RulesError(f"unknown rule parameter {unknown[0]!r}")
+            raise RulesError(f"unknown rule parameter {shorten(unknown[0])}")
         return dataclasses.replace(self, **changes)
 
     def to_dict(self) -> dict[str, Any]:
@@ -139,30 +148,29 @@ def _clean(name: str, value: Any) -> Any:
             return _CHOICES[name](value)
         except ValueError:
             options = ", ".join(c.value for c in _CHOICES[name])
-            raise RulesError(f"{name} must be one of {options}, not {value!r}") from None
+            raise RulesError(f"{name} must be one of {options}, not {shorten(value)}") from None
     if name in _BOOLEANS:
         if not isinstance(value, bool):
-            raise RulesError(f"{name} must be true or false, not {value!r}")
+            raise RulesError(f"{name} must be true or false, not {shorten(value)}")
         return value
+    # Every number within the bounds of engine/bounds.py, so that what a partie comes to
+    # can be computed, stored and settled.
     if name == "money_unit":
         try:
-            unit = Decimal(str(value))
-        except InvalidOperation:
-            unit = Decimal(0)
-        if not unit.is_finite() or unit <= 0:
-            raise RulesError(f"money_unit must be a positive decimal like 0.01, not {value!r}")
-        return unit
-    if name == "knock_limit" and value == UPCARD:
-        return value
-    if name in _OPTIONAL and value in (None, "off", False):
-        return None
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise RulesError(f"{name} must be a whole number, not {value!r}")
-    low = 1 if name in ("target", "best_of") else 0
-    if value < low:
-        raise RulesError(f"{name} must be at least {low}, not {value}")
-    if name == "knock_limit" and value > 10:
-        raise RulesError(f"knock_limit must be between 0 and 10, not {value}")
+            return check_money(name, value, MIN_MONEY_UNIT, MAX_MONEY_UNIT)
+        except BoundsError as error:
+            raise RulesError(
+                f"money_unit must be a positive decimal like 0.01, not {shorten(value)}: "
+                f"{error.reason} (from {MIN_MONEY_UNIT} to {MAX_MONEY_UNIT})"
+            ) from None
+    try:
+        if name == "knock_limit" and value == UPCARD:
+            return value
+        if name in _OPTIONAL and value in (None, "off", False):
+            return None
+        value = check_integer(name, value)
+    except BoundsError as error:
+        raise RulesError(str(error)) from None
     if name == "best_of" and value % 2 == 0:
         raise RulesError(f"best_of must be odd so that a match has a winner, not {value}")
     return value
@@ -201,8 +209,8 @@ PRESETS: tuple[str, ...] = tuple(PRESETS_VALUES)
 def preset(name: str = "classic", **overrides: Any) -> Ruleset:
     """The ruleset of a named preset, with any parameter overridden."""
     if not isinstance(name, str) or name not in PRESETS_VALUES:
-        raise RulesError(f"unknown preset {name!r}: choose one of {', '.join(PRESETS)}")
+        raise RulesError(f"unknown preset {shorten(name)}: choose one of {', '.join(PRESETS)}")
     unknown = sorted(set(overrides) - set(PARAMETERS))
     if unknown:
-        raise RulesError(f"unknown rule parameter {unknown[0]!r}")
+        raise RulesError(f"unknown rule parameter {shorten(unknown[0])}")
     return Ruleset(preset=name, **(PRESETS_VALUES[name] | overrides))

@@ -14,10 +14,18 @@ read, replayed and turned into standings JSON.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any
 
+from .bounds import (
+    LEAGUE_POINTS,
+    MAX_MIN_GAMES,
+    MAX_SEASON_BYTES,
+    BoundsError,
+    check_integer,
+    shorten,
+)
+from .jsontext import JSONTextError, load_json
 from .league import LeaguePoints, Standings, standings
 from .record import Record, RecordError, parse_record, replay
 from .session import GameResult
@@ -33,12 +41,15 @@ class Season:
     parties: tuple[Record, ...]
 
 
-def loads(text: str) -> Season:
-    """A season document from JSON text; RecordError (one line per problem) otherwise."""
+def loads(text: str | bytes) -> Season:
+    """A season document from JSON text (at most MAX_SEASON_BYTES), read safely;
+    RecordError (one line per problem) otherwise."""
     try:
-        data = json.loads(text)
-    except (json.JSONDecodeError, RecursionError, ValueError) as error:
-        raise RecordError([f"the season is not valid JSON: {error}"]) from None
+        data = load_json(text, limit=MAX_SEASON_BYTES, what="season")
+    except JSONTextError as error:
+        refusal = RecordError.of_text(error)
+        refusal.errors = [f"the season is not valid JSON: {error}"]
+        raise refusal from None
     return parse_season(data)
 
 
@@ -49,15 +60,17 @@ def parse_season(data: Any) -> Season:
     errors: list[str] = []
     fmt = data.get("format", FORMAT)
     if fmt != FORMAT:
-        errors.append(f"unknown format {fmt!r}: expected {FORMAT!r}")
+        errors.append(f"unknown format {shorten(fmt)}: expected {FORMAT!r}")
     name = data.get("name", "")
     if not isinstance(name, str):
         errors.append("name: give the season's name as text")
         name = ""
     points = _points(data.get("points", {}), errors)
     min_games = data.get("min_games", 0)
-    if isinstance(min_games, bool) or not isinstance(min_games, int) or min_games < 0:
-        errors.append(f"min_games: a whole number from 0, not {min_games!r}")
+    try:
+        check_integer("min_games", min_games, 0, MAX_MIN_GAMES)
+    except BoundsError as error:
+        errors.append(f"min_games: a whole number from 0, not {shorten(min_games)}: {error.reason}")
         min_games = 0
     raw_parties = data.get("parties", [])
     if not isinstance(raw_parties, list):
@@ -80,14 +93,13 @@ def _points(value: Any, errors: list[str]) -> LeaguePoints:
         return LeaguePoints()
     known = {"win", "shutout_win", "loss"}
     for key in value.keys() - known:
-        errors.append(f"points: unknown {key!r}: choose win, shutout_win or loss")
+        errors.append(f"points: unknown {shorten(key)}: choose win, shutout_win or loss")
     chosen = {}
     for key in known & value.keys():
-        number = value[key]
-        if isinstance(number, bool) or not isinstance(number, int):
-            errors.append(f"points: {key} must be a whole number, not {number!r}")
-        else:
-            chosen[key] = number
+        try:
+            chosen[key] = check_integer(key, value[key], *LEAGUE_POINTS)
+        except BoundsError as error:
+            errors.append(f"points: {error}")
     return LeaguePoints(**chosen)
 
 

@@ -8,6 +8,8 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from scorekeeper import engine
+from scorekeeper.engine import bounds
+from scorekeeper.renderers import DateInput
 from scorekeeper.vocabulary import KIND_NAMES
 
 
@@ -15,12 +17,13 @@ class LeagueForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=80)
 
 
+LOWEST, HIGHEST = bounds.LEAGUE_POINTS  # a season's points for a result (engine/bounds.py)
+
+
 class SeasonForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=80)
-    starts_on = forms.DateField(
-        label=_("First day"), widget=forms.DateInput(attrs={"type": "date"})
-    )
-    ends_on = forms.DateField(label=_("Last day"), widget=forms.DateInput(attrs={"type": "date"}))
+    starts_on = forms.DateField(label=_("First day"), widget=DateInput())
+    ends_on = forms.DateField(label=_("Last day"), widget=DateInput())
     kinds = forms.MultipleChoiceField(
         label=_("Kinds counted"),
         choices=[(kind, KIND_NAMES[kind]) for kind in engine.KINDS],
@@ -29,18 +32,18 @@ class SeasonForm(forms.Form):
         help_text=_("None ticked: every kind counts."),
     )
     points_win = forms.IntegerField(
-        label=_("Points for a win"), min_value=0, max_value=100, initial=2
+        label=_("Points for a win"), min_value=LOWEST, max_value=HIGHEST, initial=2
     )
     points_shutout_win = forms.IntegerField(
-        label=_("Points for a shutout win"), min_value=0, max_value=100, initial=3
+        label=_("Points for a shutout win"), min_value=LOWEST, max_value=HIGHEST, initial=3
     )
     points_loss = forms.IntegerField(
-        label=_("Points for a loss"), min_value=0, max_value=100, initial=0
+        label=_("Points for a loss"), min_value=LOWEST, max_value=HIGHEST, initial=0
     )
     min_games = forms.IntegerField(
         label=_("Games to be ranked"),
         min_value=0,
-        max_value=10_000,
+        max_value=bounds.MAX_MIN_GAMES,
         initial=0,
         help_text=_("Players with fewer counted games are listed after the others, unranked."),
     )

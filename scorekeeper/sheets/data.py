@@ -46,6 +46,7 @@ from scorekeeper.vocabulary import (
     preset_name,
     rule_label,
     rule_words,
+    rules_to_name,
 )
 
 # Values
@@ -206,12 +207,53 @@ class PartieSummary:
 
 
 @dataclass(frozen=True)
+class Debt:
+    """An open debt of an earlier evening, carried into this one's settle-up."""
+
+    payer: str
+    payee: str
+    amount: Decimal
+    evening: str  # the evening that left it open
+    played_on: date | None = None
+
+
+@dataclass(frozen=True)
+class SettleLine:
+    """One transfer that settles an evening up; once settled, whether it is paid."""
+
+    payer: str
+    payee: str
+    amount: Decimal
+    paid: bool | None = None  # None: not settled up yet
+    carried_to: str | None = None  # unpaid, taken over by the players' next evening
+
+    @property
+    def state(self) -> str:
+        """'paid', 'open' or 'carried to <evening>'; nothing before the evening is settled."""
+        if self.paid is None:
+            return ""
+        if self.paid:
+            return _("paid")
+        if self.carried_to:
+            return _("carried to %(evening)s") % {"evening": self.carried_to}
+        return _("open")
+
+
+@dataclass(frozen=True)
 class EveningSheet:
+    """An evening's tally in the order it adds up: the parties, this evening's balances,
+    the debts carried in, and the transfers that settle both."""
+
     name: str
     played_on: date | None
     parties: tuple[PartieSummary, ...]
-    balances: tuple[Balance, ...]  # each player's net over the parties, by name
-    transfers: tuple[Transfer, ...]
+    balances: tuple[Balance, ...]  # each player's net over this evening's parties, by name
+    transfers: tuple[SettleLine, ...]
+    debts: tuple[Debt, ...] = ()
+
+    @property
+    def settled(self) -> bool:
+        return any(line.paid is not None for line in self.transfers)
 
 
 @dataclass(frozen=True)
@@ -253,10 +295,17 @@ def rules_text(rules: engine.Ruleset, kind: str = "two_player") -> RulesText:
     changed = rules.changes_from_preset()
     values = rules.to_dict()
     session = engine.session_class(kind)
-    lines = tuple(
-        RuleLine(rule_label(name), rule_words(name, values[name]), name in changed)
+    shown = [
+        name
         for name in engine.PARAMETERS
         if name in changed or (session.plays_rule(name) and _matters(name, rules))
+    ]
+    # "Shutout bonus 100" says the shutout rule too: changed when either is.
+    changed_too = {"shutout_bonus"} if "shutout" in changed else set()
+    changed_names = set(changed) | changed_too
+    lines = tuple(
+        RuleLine(rule_label(name), rule_words(name, values[name]), name in changed_names)
+        for name in rules_to_name(shown, rules)
     )
     return RulesText(preset_name(rules.preset), lines)
 
@@ -417,13 +466,15 @@ def _notes(session: engine.Session, games: Sequence[engine.GameSheet]) -> tuple[
 
 def evening_sheet(
     parties: Sequence[tuple[str, Record]],
-    transfers: Sequence[Transfer],
+    transfers: Sequence[Transfer | SettleLine],
     *,
     name: str,
     played_on: date | None,
+    debts: Sequence[Debt] = (),
 ) -> EveningSheet:
-    """Every partie of an evening with its result, each player's net and the transfers
-    that settle up (as given: the evening may carry debts the records do not show)."""
+    """Every partie of an evening with its result, each player's net over them, the debts
+    carried in from earlier evenings and the transfers that settle up (as given: they
+    settle the nets and the debts together)."""
     results = []
     points: dict[str, int] = {}
     money: dict[str, Decimal] = {}
@@ -449,7 +500,11 @@ def evening_sheet(
         played_on,
         tuple(results),
         tuple(Balance(player, points[player], money[player]) for player in sorted(points)),
-        tuple(transfers),
+        tuple(
+            t if isinstance(t, SettleLine) else SettleLine(t.payer, t.payee, t.amount)
+            for t in transfers
+        ),
+        tuple(debts),
     )
 
 

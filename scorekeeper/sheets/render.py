@@ -49,6 +49,7 @@ from reportlab.platypus import (
 )
 
 from scorekeeper import engine
+from scorekeeper.formats import money_text
 from scorekeeper.vocabulary import WHO_HEADINGS
 
 from . import data
@@ -89,14 +90,20 @@ def text(value: str) -> str:
 
 
 def signed(value: int | Decimal | None) -> str:
+    """Won (+) or paid (−); a Decimal is money, in the reader's language (+8,75)."""
     if value is None:
         return ""
+    if isinstance(value, Decimal):
+        return money_text(value, signed=True)
     if value > 0:
         return f"+{value}"
     return f"{MINUS}{-value}" if value < 0 else str(value)
 
 
 def number(value: int | Decimal | None) -> str:
+    """A figure as printed; a Decimal is money, in the reader's language (8,75)."""
+    if isinstance(value, Decimal):
+        return money_text(value)
     return "" if value is None else f"{MINUS}{-value}" if value < 0 else str(value)
 
 
@@ -405,9 +412,9 @@ class ScoreSheetRenderer(Renderer):
             facts.append(date_format(sheet.played_on, "DATE_FORMAT"))
         facts.append(", ".join(sheet.players))
         if sheet.for_money:
-            facts.append(_("stake %(stake)s per point") % {"stake": sheet.stake})
+            facts.append(_("stake %(stake)s per point") % {"stake": money_text(sheet.stake)})
             facts += [
-                _("%(player)s plays at %(stake)s") % {"player": name, "stake": stake}
+                _("%(player)s plays at %(stake)s") % {"player": name, "stake": money_text(stake)}
                 for name, stake in sheet.stakes
             ]
         rules = " · ".join(
@@ -463,7 +470,7 @@ class ScoreSheetRenderer(Renderer):
                     self.para(
                         text(
                             _("%(payer)s pays %(payee)s %(amount)s")
-                            % {"payer": t.payer, "payee": t.payee, "amount": t.amount}
+                            % {"payer": t.payer, "payee": t.payee, "amount": money_text(t.amount)}
                         ),
                         "cell",
                     )
@@ -851,21 +858,47 @@ class EveningRenderer(Renderer):
             for b in evening.balances
         ]
         story.append(self.table(rows, [200, 70, 70], right=(1, 2)))
+        if evening.debts:
+            story += self.debts()
         story.append(self.para(text(_("Settle up")), "h2"))
         if evening.transfers:
-            rows = [[_("Pays"), _("To"), _("Amount")]]
+            settled = evening.settled  # then each transfer says whether it is paid
+            rows = [[_("Pays"), _("To"), _("Amount")] + ([_("Paid")] if settled else [])]
             rows += [
                 [
                     self.para(text(t.payer), "cell"),
                     self.para(text(t.payee), "cell"),
                     number(t.amount),
                 ]
+                + ([self.para(text(("✓ " if t.paid else "") + t.state), "cell")] if settled else [])
                 for t in evening.transfers
             ]
-            story.append(self.table(rows, [150, 150, 70], right=(2,)))
+            widths = [120, 120, 70, 190] if settled else [150, 150, 70]
+            story.append(self.table(rows, widths, right=(2,)))
+            if evening.debts:
+                words = _("The transfers settle this evening's balances and the debts carried in.")
+                story.append(self.para(text(words), "note"))
         else:
             story.append(self.para(text(_("Nobody pays: the totals are equal.")), "note"))
         return story
+
+    def debts(self) -> list[Flowable]:
+        """The open debts of earlier evenings that this evening's settle-up takes in."""
+        rows: list[list[Any]] = [[_("Owes"), _("To"), _("Amount"), _("From the evening")]]
+        for debt in self.document.debts:
+            when = debt.played_on and date_format(debt.played_on, "SHORT_DATE_FORMAT")
+            rows.append(
+                [
+                    self.para(text(debt.payer), "cell"),
+                    self.para(text(debt.payee), "cell"),
+                    number(debt.amount),
+                    self.para(text(f"{debt.evening} ({when})" if when else debt.evening), "cell"),
+                ]
+            )
+        return [
+            self.para(text(_("Carried in from earlier evenings")), "h2"),
+            self.table(rows, [110, 110, 70, 180], right=(2,)),
+        ]
 
     def result(self, game: data.GameSummary) -> str:
         totals = " – ".join(f"{column} {total}" for column, total in game.totals)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
@@ -9,15 +10,20 @@ from typing import Any
 
 from django import forms
 from django.contrib.auth import get_user_model
+from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from scorekeeper import engine
+from scorekeeper.engine import bounds
 from scorekeeper.engine.record import RecordError, loads
+from scorekeeper.renderers import DateInput
 from scorekeeper.sheets.data import PAD_KINDS
 from scorekeeper.vocabulary import CHOICE_WORDS, KIND_NAMES, PRESET_LABELS, RULE_HELP
 
-from .messages import explain
+from .messages import explain, record_text_message
 from .models import Evening, Hand, Partie, Player
 
 CHOICE_ENUMS = {
@@ -26,6 +32,46 @@ CHOICE_ENUMS = {
     "spade_double": engine.SpadeDouble,
     "oklahoma_ace": engine.OklahomaAce,
 }
+
+
+_PLAIN_NUMBER = re.compile(r"[0-9.,'\u00a0\u202f ]*[0-9][0-9.,'\u00a0\u202f ]*")
+
+
+class PlainDecimalField(forms.DecimalField):
+    """An amount as people write it: digits and a decimal point (or comma), within the
+    bounds of engine/bounds.py. An exponent (``1e3``), a sign or a word is refused:
+    DecimalField alone would take ``1e3`` for 1000."""
+
+    default_error_messages = {
+        "plain": _("Enter a number like 0.05: digits and a decimal point only."),
+    }
+
+    def __init__(self, *, min_value: Decimal, max_value: Decimal, **kwargs: Any):
+        # No max_digits: max_value says the same, and one message is enough.
+        super().__init__(
+            min_value=min_value,
+            max_value=max_value,
+            decimal_places=bounds.MONEY_PLACES,
+            **kwargs,
+        )
+
+    def to_python(self, value: Any) -> Decimal | None:
+        if isinstance(value, str) and value.strip() and not _PLAIN_NUMBER.fullmatch(value.strip()):
+            raise forms.ValidationError(self.error_messages["plain"], code="plain")
+        return super().to_python(value)
+
+
+def printable(value: str) -> None:
+    """A name without control characters (a tab, a line break) or broken Unicode."""
+    if bounds.unprintable(value) is not None:
+        raise forms.ValidationError(
+            _("A name may not hold control characters such as tabs or line breaks."),
+            code="unprintable",
+        )
+
+
+def stake_field(**options: Any) -> PlainDecimalField:
+    return PlainDecimalField(min_value=Decimal(0), max_value=bounds.MAX_STAKE, **options)
 
 
 def rule_field(name: str) -> forms.Field:
@@ -40,10 +86,13 @@ def rule_field(name: str) -> forms.Field:
     if name in ("tie_is_undercut", "round_the_corner", "hollywood_game3_double"):
         return forms.BooleanField(required=False, **options)
     if name == "money_unit":
-        return forms.DecimalField(min_value=Decimal("0.0001"), decimal_places=4, **options)
+        return PlainDecimalField(
+            min_value=bounds.MIN_MONEY_UNIT, max_value=bounds.MAX_MONEY_UNIT, **options
+        )
+    low, high = bounds.RULE_INTEGERS[name]
     if name == "big_gin_bonus":
-        return forms.IntegerField(min_value=0, required=False, **options)
-    return forms.IntegerField(min_value=1 if name in ("target", "best_of") else 0, **options)
+        return forms.IntegerField(min_value=low, max_value=high, required=False, **options)
+    return forms.IntegerField(min_value=low, max_value=high, **options)
 
 
 def rule_initial(ruleset: engine.Ruleset) -> dict[str, Any]:
@@ -56,7 +105,13 @@ class RulesForm(forms.Form):
     """A preset and every rule, each overridable; cleans into ``cleaned_data["ruleset"]``."""
 
     preset = forms.ChoiceField(
-        label=_("Rules"), choices=list(PRESET_LABELS.items()), initial="classic"
+        label=_("Rules"),
+        choices=list(PRESET_LABELS.items()),
+        initial="classic",
+        error_messages={
+            "invalid_choice": _("%(value)s is not a preset: choose one from the list."),
+            "required": _("Choose the rules: one of the presets."),
+        },
     )
     # The preset whose values fill the rule fields; differs from `preset` only when
     # the preset was changed without JavaScript, which then reloads the values.
@@ -111,6 +166,7 @@ class KindSeats:
     seats: tuple[int, ...]
     own_stakes: bool
     dealers: int
+    fewest: int = 2  # the seats it needs: a chouette shows more only when asked for
 
     @property
     def selector(self) -> str:
@@ -125,6 +181,7 @@ def kind_seats() -> list[KindSeats]:
             tuple(range(3, cls.seats.stop)),
             cls.own_stakes,
             cls.dealer_seats(),
+            cls.seats.start,
         )
         for kind, cls in engine.SESSION_KINDS.items()
     ]
@@ -148,11 +205,8 @@ class PartieStartForm(RulesForm):
         widget=forms.RadioSelect,
         required=False,
     )
-    stake = forms.DecimalField(
+    stake = stake_field(
         label=_("Stake per point"),
-        min_value=0,
-        max_digits=10,
-        decimal_places=4,
         initial=Decimal("0"),
         help_text=_("Money per point, e.g. 0.05; 0 to play for honour."),
     )
@@ -163,11 +217,20 @@ class PartieStartForm(RulesForm):
             self.fields = {
                 "kind": self.fields.pop("kind"),
                 f"player_{n}": forms.CharField(
-                    label=SEAT_LABELS[n - 1], max_length=60, required=False
+                    label=SEAT_LABELS[n - 1],
+                    max_length=bounds.MAX_NAME_LENGTH,
+                    required=False,
+                    validators=[printable],
                 ),
                 **({} if n == 1 else {f"stake_{n}": _member_stake_field(n)}),
                 **self.fields,
             }
+        # The first dealer by the names typed (static/js/partie-form.js keeps them up to
+        # date as they are typed; this is what a form shown again says).
+        self.fields["first_dealer"].choices = [
+            (value, (self.data.get(f"player_{value}") or "").strip()[:60] or label)
+            for value, label in self.fields["first_dealer"].choices
+        ]
 
     @property
     def seat_fields(self) -> list[tuple[forms.BoundField, forms.BoundField | None]]:
@@ -233,14 +296,14 @@ class PartieStartForm(RulesForm):
         return self.cleaned_data["dealer"]
 
 
-def _member_stake_field(n: int) -> forms.DecimalField:
-    return forms.DecimalField(
+def _member_stake_field(n: int) -> PlainDecimalField:
+    return stake_field(
         label=format_lazy(_("Own stake of player {number}"), number=n),
-        min_value=0,
-        max_digits=10,
-        decimal_places=4,
         required=False,
-        help_text=_("Chouette: this member's stake against the box, if not the partie's."),
+        # Said once, under the first member's stake: not once per member.
+        help_text=_("Chouette: this member's stake against the box, if not the partie's.")
+        if n == 2
+        else "",
     )
 
 
@@ -351,6 +414,16 @@ class HandForm(forms.Form):
             self.add_error("knocker", _("Say who knocked."))
         for field in ("knocker_deadwood", "defender_deadwood"):
             if field == "knocker_deadwood" and kind != engine.HandKind.KNOCK:
+                # A gin has none: a number left there is refused, never silently dropped.
+                if data.get(field):
+                    self.add_error(
+                        field,
+                        _(
+                            "A gin has no deadwood, but the knocker's deadwood is %(deadwood)s: "
+                            "clear it, or enter the hand as a knock."
+                        )
+                        % {"deadwood": data[field]},
+                    )
                 continue
             if data.get(field) is None and field not in self.errors:
                 self.add_error(field, _("Enter the deadwood."))
@@ -577,41 +650,88 @@ class ImportForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
-        text = data.get("text") or ""
-        if data.get("file"):
-            try:
-                text = data["file"].read().decode("utf-8")
-            except UnicodeDecodeError:
-                raise forms.ValidationError(_("The file is not UTF-8 text.")) from None
-        if not text.strip():
+        text: str | bytes = data.get("text") or ""
+        upload = data.get("file")
+        if upload:
+            if upload.size > bounds.MAX_RECORD_BYTES:  # refused before it is read
+                raise forms.ValidationError(record_text_message("too_large"))
+            text = upload.read()
+            if not text.strip():
+                raise forms.ValidationError(_("The file is empty."))
+        elif not text.strip():
             raise forms.ValidationError(_("Paste a game record or choose a file."))
         try:
-            data["record"] = loads(text)
+            data["record"] = loads(text)  # any text: a record or a RecordError, never worse
         except RecordError as error:
+            if error.code is not None:  # no JSON to read: said in the player's words
+                message = record_text_message(error.code, **error.params)
+                raise forms.ValidationError(message) from None
             raise forms.ValidationError(error.errors) from None
         return data
 
 
 class EveningForm(forms.Form):
-    name = forms.CharField(label=_("Name"), max_length=80, initial=_("Card night"))
-    played_on = forms.DateField(
-        label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}), initial=date.today
+    name = forms.CharField(
+        label=_("Name"), max_length=80, initial=_("Card night"), validators=[printable]
     )
+    played_on = forms.DateField(label=_("Date"), widget=DateInput(), initial=date.today)
 
 
 class EveningPartieForm(forms.Form):
-    """One of the club's parties, to put into its evening."""
+    """One of the club's parties, to put into its evening.
 
-    partie = forms.ModelChoiceField(label=_("Partie"), queryset=Partie.objects.none())
+    The list offers the parties of no evening first, then those of the club's other
+    open evenings, under a heading that says they move from there; a partie of a
+    settled evening stays where it is, and the refusal names that evening."""
+
+    partie = forms.ModelChoiceField(
+        label=_("Partie"), queryset=Partie.objects.none(), empty_label=_("Choose a partie")
+    )
 
     def __init__(self, *args: Any, evening: Evening, **kwargs: Any):
         super().__init__(*args, **kwargs)
-        self.fields["partie"].queryset = (
+        field = self.fields["partie"]
+        field.queryset = (
             Partie.objects.filter(club_id=evening.club_id)
             .exclude(evening=evening)
-            .order_by("-started_at")
+            .select_related("evening")
+            .order_by("-started_at", "-id")
         )
-        self.fields["partie"].label_from_instance = _partie_label
+        free, elsewhere = [], {}
+        for partie in field.queryset:
+            if partie.evening is None:
+                free.append((partie.pk, partie_label(partie)))
+            elif not partie.evening.is_settled:
+                group = _("Moves it here from %(evening)s") % {
+                    "evening": evening_label(partie.evening)
+                }
+                elsewhere.setdefault(group, []).append((partie.pk, partie_label(partie)))
+        field.choices = [("", field.empty_label), *free, *elsewhere.items()]
+
+    @property
+    def offers_any(self) -> bool:
+        return len(self.fields["partie"].choices) > 1
+
+    def clean_partie(self) -> Partie:
+        partie = self.cleaned_data["partie"]
+        if partie.evening is not None and partie.evening.is_settled:
+            raise forms.ValidationError(
+                _(
+                    "This partie belongs to the evening %(evening)s, which is settled up: "
+                    "it cannot move."
+                ),
+                code="evening_settled",
+                params={"evening": evening_label(partie.evening)},
+            )
+        return partie
+
+
+def evening_label(evening: Evening) -> str:
+    """An evening named in a sentence: “Club night” (20.11.2026)."""
+    return _("“%(name)s” (%(date)s)") % {
+        "name": evening.name,
+        "date": date_format(evening.played_on, "SHORT_DATE_FORMAT"),
+    }
 
 
 class PlayerAccountForm(forms.Form):
@@ -642,6 +762,7 @@ class PlayerRenameForm(forms.Form):
         label=_("Name"),
         max_length=Player._meta.get_field("name").max_length,
         help_text=_("Every partie he sat in shows the new name."),
+        validators=[printable],
     )
 
 
@@ -673,9 +794,30 @@ class PlayerMergeForm(forms.Form):
         return list(self.fields["other"].queryset.values_list("name", flat=True))
 
 
-def _partie_label(partie: Partie) -> str:
-    names = " – ".join(partie.summary.get("players", []))
-    return f"{names} ({partie.get_kind_display()}, {partie.started_at:%Y-%m-%d})"
+def partie_label(partie: Partie) -> str:
+    """A partie in a list of choices, told apart from the same players' others: players,
+    kind, when it started and how it stands (Anna – Ben · Two players · 23.11.2026 20:15
+    · Anna won 261 : 86)."""
+    summary = partie.summary
+    players, totals = summary.get("players", []), summary.get("totals", {})
+    names = " – ".join(players) or str(partie)
+    started = date_format(timezone.localtime(partie.started_at), "SHORT_DATETIME_FORMAT")
+    # In the players' order where the columns are players (jsonb keeps no key order);
+    # a partnership's or a chouette's columns are sides.
+    ordered = [totals[name] for name in players if name in totals] or list(totals.values())
+    score = " : ".join(str(total) for total in ordered)
+    if partie.is_running:
+        hands = summary.get("hands", 0)
+        state = ngettext("running, %(hands)d hand", "running, %(hands)d hands", hands) % {
+            "hands": hands
+        }
+    elif summary.get("winner"):
+        state = _("%(winner)s won") % {"winner": summary["winner"]}
+    else:
+        state = _("over")
+    if score and summary.get("hands"):
+        state = f"{state} {score}"
+    return " · ".join([names, partie.get_kind_display(), started, state])
 
 
 class PadForm(RulesForm):

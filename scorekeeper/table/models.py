@@ -8,6 +8,8 @@ transaction as every change to the hands.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
 from decimal import Decimal
 
 from django.conf import settings
@@ -21,6 +23,34 @@ from scorekeeper.vocabulary import KIND_CHOICES
 
 def new_share_token() -> str:
     return secrets.token_urlsafe(24)
+
+
+# What the engine raises on stored hands or rules it can no longer score (a partie saved
+# before a bound existed, or under an older engine): a refusal (HandError and RulesError
+# are ValueErrors), money it cannot compute (decimal.InvalidOperation, an ArithmeticError)
+# or a rule or name the stored data lacks (LookupError).
+SCORING_ERRORS = (ValueError, ArithmeticError, LookupError)
+
+
+class Unscorable(Exception):
+    """A stored partie the engine cannot score any more. Raised (by ``scoring``) where a
+    partie is replayed or its rules read; ``table.middleware.UnscorableMiddleware``
+    answers every request that meets one with the partie's hands, the reason and the
+    ways to repair it, instead of a server error."""
+
+    def __init__(self, partie: Partie, error: Exception):
+        super().__init__(f"the partie {partie.pk} cannot be scored: {error!r}")
+        self.partie = partie
+        self.error = error
+
+
+@contextmanager
+def scoring(partie: Partie) -> Iterator[None]:
+    """Turn the engine's failure on a stored partie into ``Unscorable`` naming it."""
+    try:
+        yield
+    except SCORING_ERRORS as error:
+        raise Unscorable(partie, error) from error
 
 
 class Player(models.Model):
@@ -92,6 +122,11 @@ class Evening(models.Model):
     name = models.CharField(_("name"), max_length=80)
     played_on = models.DateField(_("date"))
     settled_at = models.DateTimeField(_("settled"), null=True, blank=True)
+    # The board's read-only link, made by a scorer when the evening is to be followed
+    # from outside the club; None: no link.
+    share_token = models.CharField(
+        _("share token"), max_length=64, unique=True, null=True, blank=True
+    )
 
     class Meta:
         verbose_name = _("evening")
@@ -107,6 +142,18 @@ class Evening(models.Model):
     @property
     def is_settled(self) -> bool:
         return self.settled_at is not None
+
+
+class LivePartieManager(models.Manager):
+    """The parties not deleted: what every page, list and standing reads (``Partie.objects``).
+
+    A deleted partie stays in the database, with its hands and audit trail, until it is
+    restored (``services.partie_restore``); ``Partie.all_objects`` (the default manager,
+    so that related managers, the admin and ``dumpdata`` see every row) reads it too.
+    """
+
+    def get_queryset(self) -> models.QuerySet:
+        return super().get_queryset().filter(deleted_at=None)
 
 
 class Partie(models.Model):
@@ -164,16 +211,34 @@ class Partie(models.Model):
         editable=False,
         help_text=_("Cached totals for lists; derived from the hands."),
     )
+    # The read-only link: every new partie has one; its scorers can withdraw it (None)
+    # or replace it, which ends the old link.
     share_token = models.CharField(
-        _("share token"), max_length=64, unique=True, default=new_share_token
+        _("share token"),
+        max_length=64,
+        unique=True,
+        null=True,
+        blank=True,
+        default=new_share_token,
     )
+    # Bumped by every write that changes what the sheet shows (hands, rules, names): the
+    # live view's ETag, so that "unchanged" is answered without replaying the hands.
+    version = models.PositiveIntegerField(_("version"), default=0, editable=False)
     started_at = models.DateTimeField(_("started"), auto_now_add=True)
     closed_at = models.DateTimeField(_("closed"), null=True, blank=True)
+    # Hidden from the home list (not from the evening, the league or the player's page).
+    archived_at = models.DateTimeField(_("archived"), null=True, blank=True)
+    # Deleted, and restorable: gone from every page, list and standing (LivePartieManager).
+    deleted_at = models.DateTimeField(_("deleted"), null=True, blank=True)
+
+    all_objects = models.Manager()
+    objects = LivePartieManager()
 
     class Meta:
         verbose_name = _("partie")
         verbose_name_plural = _("parties")
         ordering = ["-started_at", "-id"]
+        default_manager_name = "all_objects"
 
     def __str__(self) -> str:
         names = self.summary.get("players") or []
@@ -183,8 +248,21 @@ class Partie(models.Model):
         return reverse("partie_detail", args=[self.pk])
 
     @property
+    def game_totals(self) -> list[list[tuple[str, int]]]:
+        """Each game's totals from the summary, in the sheet's column order: kept as pairs,
+        since PostgreSQL gives a JSON object's keys back in an order of its own (a summary
+        written before keeps its object)."""
+        return [
+            list(game.items())
+            if isinstance(game, dict)
+            else [(name, total) for name, total in game]
+            for game in self.summary.get("games", [])
+        ]
+
+    @property
     def ruleset(self) -> engine.Ruleset:
-        return engine.Ruleset.from_dict(self.rules)
+        with scoring(self):  # rules stored before a bound the engine now enforces
+            return engine.Ruleset.from_dict(self.rules)
 
     @property
     def player_names(self) -> list[str]:
@@ -199,6 +277,10 @@ class Partie(models.Model):
     @property
     def is_running(self) -> bool:
         return self.state == self.State.RUNNING
+
+    @property
+    def is_archived(self) -> bool:
+        return self.archived_at is not None
 
 
 class Seat(models.Model):
@@ -273,7 +355,9 @@ class Hand(models.Model):
 
 
 class HandChange(models.Model):
-    """The audit trail: who changed which hand when, and what it was before and after."""
+    """The audit trail: who changed which hand when, and what it was before and after;
+    also a partie deleted, restored or archived, and an evening reopened (``evening``
+    set, ``partie`` None). A change that undoes another names it (``undoes``)."""
 
     class Action(models.TextChoices):
         RECORDED = "recorded", _("recorded")
@@ -283,8 +367,28 @@ class HandChange(models.Model):
         RULES = "rules", _("rules changed")
         # A seated player renamed, or merged into another: the summary names him anew.
         PLAYER = "player", _("player renamed/merged")
+        # Undone deletes and the whole partie or evening: max_length 10 holds them.
+        RESTORED = "restored", _("restored")
+        REMOVED = "removed", _("partie deleted")
+        UNREMOVED = "unremoved", _("partie restored")
+        ARCHIVED = "archived", _("partie archived")
+        UNARCHIVED = "unarchived", _("partie taken out of the archive")
+        REOPENED = "reopened", _("evening reopened")
 
-    partie = models.ForeignKey(Partie, on_delete=models.CASCADE, related_name="changes")
+    partie = models.ForeignKey(
+        Partie, on_delete=models.CASCADE, null=True, blank=True, related_name="changes"
+    )
+    evening = models.ForeignKey(
+        Evening, on_delete=models.CASCADE, null=True, blank=True, related_name="changes"
+    )
+    undoes = models.ForeignKey(
+        "self",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="undone_by",
+        verbose_name=_("undoes"),
+    )
     hand_number = models.PositiveIntegerField(_("hand"), null=True, blank=True)
     action = models.CharField(_("action"), max_length=10, choices=Action.choices)
     user = models.ForeignKey(
@@ -318,7 +422,9 @@ class EveningPayment(models.Model):
     payee = models.ForeignKey(
         Player, on_delete=models.PROTECT, related_name="claims", verbose_name=_("payee")
     )
-    amount = models.DecimalField(_("amount"), max_digits=12, decimal_places=4)
+    # Room for the largest evening the bounds allow (engine/bounds.py,
+    # largest_evening_amount: 7.6e10); 15 digits is as many as SQLite keeps exactly.
+    amount = models.DecimalField(_("amount"), max_digits=15, decimal_places=4)
     paid_at = models.DateTimeField(_("paid"), null=True, blank=True)
     carried_to = models.ForeignKey(
         Evening,
@@ -340,6 +446,26 @@ class EveningPayment(models.Model):
     @property
     def is_open(self) -> bool:
         return self.paid_at is None and self.carried_to_id is None
+
+
+class EntryKey(models.Model):
+    """The idempotency key of a hand form: each rendered form carries a random key, and
+    the entry it recorded is kept under it, so that a double tap or a retry after a lost
+    answer records the hand once. The unique pair is the last guard; the partie's row
+    lock (services.hand_record) makes the second request find the first's key."""
+
+    partie = models.ForeignKey(Partie, on_delete=models.CASCADE, related_name="entry_keys")
+    key = models.UUIDField(_("key"))
+    number = models.PositiveIntegerField(_("number"))  # the entry recorded under it
+    recorded_at = models.DateTimeField(_("recorded"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("entry key")
+        verbose_name_plural = _("entry keys")
+        constraints = [models.UniqueConstraint(fields=["partie", "key"], name="entry_key_once")]
+
+    def __str__(self) -> str:
+        return f"{self.partie_id} #{self.number}: {self.key}"
 
 
 def hand_from_engine(hand: engine.Hand, players: dict[str, Player]) -> dict:

@@ -10,19 +10,22 @@ another, each whole), their rows, the lines under them and the payments by game.
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import cached_property
 
-from django.db.models import Prefetch, Q, QuerySet
+from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
 
 from scorekeeper import engine, vocabulary
 from scorekeeper.clubs.models import Club
 from scorekeeper.clubs.selectors import clubs_of
 from scorekeeper.engine.record import Record
+from scorekeeper.formats import money_text, plain_amount  # noqa: F401 (its old home)
 from scorekeeper.sheets.data import PaymentLine
 
 from .models import (
+    SCORING_ERRORS,
     Evening,
     EveningPayment,
     Hand,
@@ -30,18 +33,10 @@ from .models import (
     Partie,
     Player,
     Seat,
+    Unscorable,
     entries_to_engine,
+    scoring,
 )
-
-
-def plain_amount(amount: Decimal) -> Decimal:
-    """An amount as it was settled: the database pads to four places (5.4000 is 5.40).
-
-    >>> [plain_amount(Decimal(text)) for text in ("5.4000", "45", "0.1250")]
-    [Decimal('5.40'), Decimal('45.00'), Decimal('0.125')]
-    """
-    cents = amount.quantize(Decimal("0.01"))
-    return cents if cents == amount else amount.normalize()
 
 
 @dataclass(frozen=True)
@@ -81,13 +76,13 @@ class Sheet:
     tables: tuple[SheetTable, ...]
 
     @property
+    def kind(self) -> str:
+        return self.session.kind
+
+    @property
     def entry_word(self) -> str:
         """What its entries are called: "Hand", or "Round" in a partnership."""
         return str(vocabulary.ENTRY_WORDS[self.session.entry])
-
-    @property
-    def kind(self) -> str:
-        return self.session.kind
 
     @property
     def players(self) -> tuple[str, ...]:
@@ -197,8 +192,66 @@ HANDS_IN_ORDER = Hand.objects.select_related("knocker").order_by("number", "tabl
 
 
 def partie_sheet(partie: Partie) -> Sheet:
-    """The whole score sheet of a partie: every hand, running totals, bonuses, money."""
-    return sheet_of(partie, partie_session(partie))
+    """The whole score sheet of a partie: every hand, running totals, bonuses, money.
+
+    A partie the engine cannot score any more raises ``Unscorable`` (the money is
+    computed here too, in ``sheet_of``), which the pages answer with a repair page.
+    """
+    with scoring(partie):
+        return sheet_of(partie, partie_session(partie))
+
+
+def rules_to_repair(partie: Partie) -> engine.Ruleset:
+    """The partie's rules as the rules form starts from: the stored ones, or where the
+    engine refuses them now, the stored preset's with every stored value it still
+    accepts (the refused ones at the preset's values)."""
+    with contextlib.suppress(Unscorable):
+        return partie.ruleset
+    stored = dict(partie.rules) if isinstance(partie.rules, dict) else {}
+    try:
+        rules = engine.preset(stored.pop("preset", "classic"))
+    except engine.RulesError:
+        rules = engine.preset("classic")
+    for name, value in stored.items():
+        with contextlib.suppress(engine.RulesError):
+            rules = rules.replace(**{name: value})
+    return rules
+
+
+def refused_hand(partie: Partie) -> int | None:
+    """The number of the first stored entry the engine refuses now, if one is (read
+    when a partie cannot be scored, to say which hand to correct)."""
+    try:
+        session = engine.session_class(partie.kind)(
+            partie.player_names, partie.ruleset, partie.first_dealer.name
+        )
+    except (Unscorable, *SCORING_ERRORS):
+        return None
+    for number, entry in enumerate(entries_to_engine(partie.kind, hands_in_order(partie)), 1):
+        try:
+            session.record(entry)
+        except engine.HandError:
+            return number
+    return None
+
+
+def hands_as_entered(partie: Partie) -> list[tuple[int, list[dict]]]:
+    """Each number's hands as the players reported them (FORMAT.md form, a round's
+    tables in order), without replaying: what a partie that cannot be scored shows."""
+    numbers: dict[int, list[dict]] = {}
+    for hand in hands_in_order(partie):
+        numbers.setdefault(hand.number, []).append(
+            {
+                "no_game": hand.kind == Hand.Kind.NO_GAME,
+                "gin": hand.kind == Hand.Kind.GIN,
+                "big_gin": hand.kind == Hand.Kind.BIG_GIN,
+                "knocker": hand.knocker.name if hand.knocker_id else None,
+                "knocker_deadwood": hand.knocker_deadwood,
+                "defender_deadwood": hand.defender_deadwood,
+                "upcard": hand.upcard,
+            }
+        )
+    return sorted(numbers.items())
 
 
 def partie_session(partie: Partie, rules: engine.Ruleset | None = None) -> engine.Session:
@@ -262,13 +315,24 @@ def per_point(stake: Decimal) -> Decimal:
 
 
 def partie_changes(partie: Partie) -> QuerySet[HandChange]:
-    """The audit trail, newest first."""
-    return partie.changes.select_related("user")
+    """The audit trail, newest first; ``undone`` says whether a later change undid one."""
+    undone = Exists(HandChange.objects.filter(undoes=OuterRef("pk")))
+    return partie.changes.select_related("user").annotate(undone=undone)
 
 
-def parties_of(user) -> QuerySet[Partie]:
-    """The parties of all the user's clubs, running first."""
-    return parties_in(clubs_of(user))
+def parties_of(user, archived: bool = False) -> QuerySet[Partie]:
+    """The parties of all the user's clubs, running first: those not archived, or
+    (``archived``) only the archived ones."""
+    return parties_in(clubs_of(user)).filter(archived_at__isnull=not archived)
+
+
+def deleted_parties_of(user) -> QuerySet[Partie]:
+    """The deleted parties of the user's clubs, last deleted first: what can be restored."""
+    return (
+        Partie.all_objects.filter(club__in=clubs_of(user), deleted_at__isnull=False)
+        .select_related("club")
+        .order_by("-deleted_at", "-id")
+    )
 
 
 def parties_played_by(user) -> QuerySet[Partie]:
@@ -310,16 +374,25 @@ class PlayerBalance:
 
 @dataclass(frozen=True)
 class EveningView:
+    """What an evening adds up to, in the order its page and its tally show it: this
+    evening's balances, the debts carried in, and the transfers that settle both (the
+    transfers are the sum of what is listed above them)."""
+
     evening: Evening
     results: list[EveningPartie]
-    balances: list[PlayerBalance]  # every player's net over the parties and the debts carried in
+    balances: list[PlayerBalance]  # each player's net over this evening's parties
     debts: list[EveningPayment]  # open debts of earlier evenings carried into this one
-    transfers: list[engine.Transfer]  # the fewest transfers that settle the balances
+    transfers: list[engine.Transfer]  # the fewest transfers that settle balances and debts
     payments: list[EveningPayment]  # once settled: the transfers as frozen
 
     @property
     def players(self) -> list[Player]:
-        return [balance.player for balance in self.balances]
+        """Everybody the settle-up names: who played, then who only has a debt carried in."""
+        players = {balance.player.pk: balance.player for balance in self.balances}
+        for debt in self.debts:
+            players.setdefault(debt.payer.pk, debt.payer)
+            players.setdefault(debt.payee.pk, debt.payee)
+        return list(players.values())
 
     @property
     def running(self) -> bool:
@@ -329,13 +402,13 @@ class EveningView:
     def settle_text(self) -> str:
         """Who pays whom, one line each, to copy into a chat."""
         lines = self.payments or self.transfers
-        return "\n".join(f"{t.payer} → {t.payee}: {plain_amount(t.amount)}" for t in lines)
+        return "\n".join(f"{t.payer} → {t.payee}: {money_text(t.amount)}" for t in lines)
 
 
 def evening_sheet(evening: Evening) -> EveningView:
     """Every partie of an evening, each player's net, and how to settle up."""
     parties = list(
-        partie_with_players(evening.parties.all())
+        partie_with_players(Partie.objects.filter(evening=evening))  # none deleted
         .prefetch_related(Prefetch("hands", queryset=HANDS_IN_ORDER))
         .order_by("started_at", "id")
     )
@@ -348,19 +421,29 @@ def evening_sheet(evening: Evening) -> EveningView:
             for name, sign in ((payment.payer, -1), (payment.payee, 1)):
                 points[name] += sign * payment.points
                 money[name] += sign * payment.amount
-    if evening.is_settled:  # the debts it took over when it was settled, still in its figures
+    balances = [PlayerBalance(seated[name], points[name], money[name]) for name in sorted(seated)]
+    if evening.is_settled:  # the debts it took over when it was settled
         debts = list(evening.carried_debts.select_related("payer", "payee", "evening"))
     else:
         debts = list(open_debts(evening.club_id, list(seated.values())))
+    # The transfers settle this evening's balances and the debts carried in, together.
+    owed = {balance.player.name: balance.amount for balance in balances}
     for debt in debts:
-        for player, sign in ((debt.payer, -1), (debt.payee, 1)):
-            seated.setdefault(player.name, player)
-            points.setdefault(player.name, 0)
-            money[player.name] = money.get(player.name, Decimal(0)) + sign * debt.amount
-    balances = [PlayerBalance(seated[name], points[name], money[name]) for name in sorted(seated)]
-    transfers = engine.settle_up({b.player.name: b.amount for b in balances})
+        owed[debt.payer.name] = owed.get(debt.payer.name, Decimal(0)) - debt.amount
+        owed[debt.payee.name] = owed.get(debt.payee.name, Decimal(0)) + debt.amount
+    transfers = engine.settle_up(owed)
     payments = list(evening.payments.select_related("payer", "payee", "carried_to"))
     return EveningView(evening, results, balances, debts, transfers, payments)
+
+
+def evening_reopened(evening: Evening) -> HandChange | None:
+    """The reopening of an evening not settled again since, that can still be undone."""
+    if evening.is_settled:
+        return None
+    change = evening.changes.select_related("user").first()  # the latest
+    if change is None or change.action != HandChange.Action.REOPENED:
+        return None
+    return None if HandChange.objects.filter(undoes=change).exists() else change
 
 
 def open_debts(club: Club | int, players: list[Player]) -> QuerySet[EveningPayment]:

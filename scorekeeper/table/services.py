@@ -7,10 +7,12 @@ raises ``engine.HandError`` and leaves the database as it was.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
 from decimal import Decimal
+from uuid import UUID
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
@@ -21,12 +23,21 @@ from django.utils.translation import gettext_lazy as _
 from scorekeeper import engine
 from scorekeeper.clubs.models import Club, Membership
 from scorekeeper.clubs.services import personal_club
-from scorekeeper.engine.record import Record, RecordError, entry_json, replay
+from scorekeeper.engine import bounds
+from scorekeeper.engine.record import (
+    Record,
+    RecordError,
+    entry_json,
+    parse_hand,
+    parse_round,
+    replay,
+)
 from scorekeeper.league.models import Game, GamePayment, GamePlayer, PartieStats
-from scorekeeper.league.services import partie_results_store, results_changed
+from scorekeeper.league.services import partie_results_drop, partie_results_store, results_changed
 
 from .models import (
     Entry,
+    EntryKey,
     Evening,
     EveningPayment,
     Hand,
@@ -34,8 +45,11 @@ from .models import (
     Partie,
     Player,
     Seat,
+    Unscorable,
     entries_to_engine,
     entry_rows,
+    new_share_token,
+    scoring,
 )
 from .selectors import HANDS_IN_ORDER, evening_sheet, partie_session, partie_with_players
 
@@ -46,6 +60,30 @@ class EveningSettledError(ValueError):
     def __init__(self, evening: Evening):
         super().__init__(f"the evening {evening} is settled up: its parties cannot change")
         self.evening = evening
+
+
+class EveningFullError(ValueError):
+    """An evening that holds the most parties the bounds allow (engine/bounds.py)."""
+
+    def __init__(self, evening: Evening):
+        most = bounds.MAX_PARTIES_PER_EVENING
+        super().__init__(f"the evening {evening} holds {most} parties, the most it may")
+        self.evening, self.most = evening, most
+
+
+class EveningAmountError(ValueError):
+    """A transfer larger than the payments' column can hold: only debts carried on,
+    unpaid, through several evenings of the largest stakes come to that."""
+
+    def __init__(self, evening: Evening, amount: Decimal):
+        super().__init__(f"the evening {evening} would settle {amount}, more than can be stored")
+        self.evening, self.amount = evening, amount
+
+
+def _check_room(evening: Evening) -> None:
+    """Refuse a partie for an evening that holds MAX_PARTIES_PER_EVENING already."""
+    if Partie.objects.filter(evening=evening).count() >= bounds.MAX_PARTIES_PER_EVENING:
+        raise EveningFullError(evening)
 
 
 def _seated_player(club: Club, name: str, owner: AbstractBaseUser) -> Player:
@@ -183,8 +221,8 @@ def player_merge_check(*, keep: Player, gone: Player) -> None:
         raise PlayerError("same_player", name=keep.name)
     if keep.club_id != gone.club_id:
         raise PlayerError("other_club", keep=keep.name, gone=gone.name)
-    together = (
-        Partie.objects.filter(seats__player=keep)
+    together = (  # deleted parties too: the merge moves their seats as well
+        Partie.all_objects.filter(seats__player=keep)
         .filter(seats__player=gone)
         .order_by("started_at", "pk")
         .first()
@@ -212,8 +250,11 @@ def _players_renamed(parties: list[int], user: AbstractBaseUser, before: dict, a
     )
     rows = list(partie_with_players(locked))
     for partie in rows:
-        partie.summary = summary_of(partie_session(partie))
-    Partie.objects.bulk_update(rows, ["summary"])
+        # A partie that cannot be scored keeps its summary until it is repaired.
+        with contextlib.suppress(Unscorable), scoring(partie):
+            partie.summary = summary_of(partie_session(partie))
+        partie.version += 1  # the sheet names him anew: the live view shows it
+    Partie.objects.bulk_update(rows, ["summary", "version"])
     HandChange.objects.bulk_create(
         HandChange(
             partie=partie, action=HandChange.Action.PLAYER, user=user, before=before, after=after
@@ -247,6 +288,8 @@ def partie_start(
     club = _club_of(owner, club, evening)
     if evening is not None and evening.is_settled:
         raise EveningSettledError(evening)
+    if evening is not None:
+        _check_room(evening)
     players = [_seated_player(club, name, owner) for name in names]
     # Stored so that every replay deals as the table did: the named first dealer, or
     # whoever the session starts with (a partnership names table 1's).
@@ -321,19 +364,68 @@ class Written:
 
     change: HandChange
     session: engine.Session
+    # The entry's key was recorded before (a double tap, a retry): nothing was written,
+    # ``change`` is the first recording's.
+    replayed: bool = False
+
+
+def hand_record(
+    *, partie: Partie, hand: Entry, user: AbstractBaseUser, key: UUID | None = None
+) -> Written:
+    """Add the next hand (a round of two hands in a partnership); refused once it is over.
+
+    ``key``, the hand form's idempotency key, records the entry once: the same key again
+    answers with the entry recorded under it (``replayed``), not a second one.
+    """
+    try:
+        return _hand_record(partie=partie, hand=hand, user=user, key=key)
+    except IntegrityError:
+        # Two requests with one key that the partie's lock did not put in order (it
+        # holds on PostgreSQL; SQLite writes one transaction at a time): the first won.
+        replayed = _recorded_under(partie, key) if key is not None else None
+        if replayed is None:
+            raise
+        return replayed
 
 
 @transaction.atomic
-def hand_record(*, partie: Partie, hand: Entry, user: AbstractBaseUser) -> Written:
-    """Add the next hand (a round of two hands in a partnership); refused once it is over."""
+def _hand_record(
+    *, partie: Partie, hand: Entry, user: AbstractBaseUser, key: UUID | None
+) -> Written:
     partie, players, rows = _locked(partie)
+    if key is not None:
+        # Under the partie's lock, so a second request with the key waits for the first
+        # to commit, then finds its key here (PostgreSQL reads committed rows anew).
+        replayed = _recorded_under(partie, key)
+        if replayed is not None:
+            return replayed
     entries = entries_to_engine(partie.kind, rows)
     number = len(entries) + 1
+    if number > bounds.MAX_HANDS:
+        raise engine.HandError(
+            "too_many_hands",
+            f"a partie holds at most {bounds.MAX_HANDS} hands",
+            most=bounds.MAX_HANDS,
+        )
     session = _replay(partie, list(players), [*entries, hand], changed=number)
     Hand.objects.bulk_create(
         Hand(partie=partie, number=number, **row) for row in entry_rows(partie.kind, hand, players)
     )
+    if key is not None:
+        EntryKey.objects.create(partie=partie, key=key, number=number)
     return _written(partie, session, players, user, HandChange.Action.RECORDED, number, after=hand)
+
+
+def _recorded_under(partie: Partie, key: UUID) -> Written | None:
+    """What the entry recorded under ``key`` left: its audit entry and the partie now."""
+    entry_key = EntryKey.objects.filter(partie=partie, key=key).first()
+    if entry_key is None:
+        return None
+    changes = HandChange.objects.filter(partie=partie, action=HandChange.Action.RECORDED)
+    change = changes.filter(hand_number=entry_key.number).order_by("-at", "-pk").first()
+    if change is None:  # not in the trail (any more): an unsaved one names the hand
+        change = HandChange(partie=partie, hand_number=entry_key.number)
+    return Written(change, partie_replay(partie), replayed=True)
 
 
 @transaction.atomic
@@ -390,6 +482,21 @@ def partie_rules_change(
     return Written(change, session)
 
 
+def partie_share(*, partie: Partie, shared: bool = True) -> Partie:
+    """Give the partie a new read-only link, which ends the old one, or withdraw it
+    (``shared=False``). The sheet does not change, so neither does its version."""
+    partie.share_token = new_share_token() if shared else None
+    partie.save(update_fields=["share_token"])
+    return partie
+
+
+def evening_share(*, evening: Evening, shared: bool = True) -> Evening:
+    """Open the evening's board to anyone with a new link (the old one ends), or close it."""
+    evening.share_token = new_share_token() if shared else None
+    evening.save(update_fields=["share_token"])
+    return evening
+
+
 def partie_replay(partie: Partie, rules: engine.Ruleset | None = None) -> engine.Session:
     """The partie's hands replayed, under other rules when given; nothing is saved."""
     rows = list(partie.hands.select_related("knocker").order_by("number", "table"))
@@ -410,6 +517,7 @@ def _written(
     number: int,
     before: Entry | None = None,
     after: Entry | None = None,
+    undoes: HandChange | None = None,
 ) -> Written:
     """Keep the change in the audit trail and refresh the cached result."""
     change = HandChange.objects.create(
@@ -419,6 +527,7 @@ def _written(
         user=user,
         before=entry_json(before) if before else None,
         after=entry_json(after) if after else None,
+        undoes=undoes,
     )
     _save_result(partie, session, players, appended=action == HandChange.Action.RECORDED)
     return Written(change, session)
@@ -499,7 +608,17 @@ def _save_result(
 ) -> None:
     """Refresh the cached state and summary from the engine's replay, and what the
     partie gives a league: the standings follow every change in the same transaction.
-    A hand added to the end changes the league's games only when it closes one."""
+    A hand added to the end changes the league's games only when it closes one.
+
+    Money the engine cannot compute (rules stored before their bounds) raises
+    ``Unscorable``, and the caller's transaction saves nothing."""
+    with scoring(partie):
+        _store_result(partie, session, players, appended)
+
+
+def _store_result(
+    partie: Partie, session: engine.Session, players: dict[str, Player], appended: bool
+) -> None:
     summary = summary_of(session)
     settled_games_changed = (
         not appended or partie.summary.get("closed_games") != summary["closed_games"]
@@ -511,7 +630,10 @@ def _save_result(
     elif not over:
         partie.closed_at = None
     partie.summary = summary
-    partie.save(update_fields=["state", "closed_at", "summary"])
+    # Under the row lock (_locked) or on a new row, so no write is lost: the live view
+    # answers "unchanged" by this number alone.
+    partie.version += 1
+    partie.save(update_fields=["state", "closed_at", "summary", "version"])
     partie_results_store(
         partie=partie, session=session, players=players, games=settled_games_changed
     )
@@ -520,12 +642,12 @@ def _save_result(
 def summary_of(session: engine.Session) -> dict:
     """What lists show of a partie without replaying it: names, hands, totals, winner."""
     games = session.games()
-    totals = [{name: final.total for name, final in game.players.items()} for game in games]
+    totals = [[(name, final.total) for name, final in game.players.items()] for game in games]
     return {
         "players": list(session.players),
         "hands": len(session.lines),
-        "totals": totals[-1] if totals else {},  # the game being played, or the last one
-        "games": totals,
+        "totals": dict(totals[-1]) if totals else {},  # the game being played, or the last one
+        "games": totals,  # pairs, in column order (Partie.game_totals)
         "winner": session.overall_winner(),  # Hollywood has none: three games
         "next_dealer": session.dealer,
         "closed_games": sum(game.closed for game in games),
@@ -553,6 +675,8 @@ def partie_evening_set(*, partie: Partie, evening: Evening | None) -> Partie:
     for touched in (partie.evening, evening):
         if touched is not None and touched.is_settled:
             raise EveningSettledError(touched)
+    if evening is not None and partie.evening_id != evening.pk:
+        _check_room(evening)
     partie.evening = evening
     partie.save(update_fields=["evening"])
     return partie
@@ -565,6 +689,11 @@ def evening_settle(*, evening: Evening) -> list[EveningPayment]:
     if evening.is_settled:
         raise EveningSettledError(evening)
     sheet = evening_sheet(evening)  # the very figures the evening page shows
+    largest = EveningPayment._meta.get_field("amount")
+    most = Decimal(10) ** (largest.max_digits - largest.decimal_places) - 1
+    for transfer in sheet.transfers:
+        if abs(transfer.amount) > most:  # refused, not a database error on every try
+            raise EveningAmountError(evening, transfer.amount)
     players = {player.name: player for player in sheet.players}
     payments = EveningPayment.objects.bulk_create(
         EveningPayment(
@@ -590,3 +719,216 @@ def evening_payment_paid(*, payment: EveningPayment, paid: bool = True) -> Eveni
     payment.paid_at = timezone.now() if paid else None
     payment.save(update_fields=["paid_at"])
     return payment
+
+
+# Repair: deletes that can be undone, parties archived, settled evenings reopened. Each
+# is an entry in the audit trail (HandChange); an undo names the entry it undoes.
+
+REPAIR_MESSAGES = {
+    "undone_already": _("This change was undone already."),
+    "not_undoable": _("Only a deleted hand, a deleted partie or a reopened evening can be undone."),
+    "place_gone": _(
+        "Hand %(number)s cannot go back to its place: the partie has %(hands)s hands now. "
+        "Record it again instead."
+    ),
+    "evening_settled": _(
+        "This partie belongs to the settled evening %(evening)s: its owner can reopen the "
+        "evening first."
+    ),
+    "evening_carried": _(
+        "The evening %(evening)s cannot be reopened: its open payments were carried into "
+        "the settled evening %(later)s. Reopen %(later)s first."
+    ),
+    "evening_open": _("The evening %(evening)s is not settled up: there is nothing to reopen."),
+    "evening_settled_again": _(
+        "The evening %(evening)s is settled up again: its payments are those of the new settle-up."
+    ),
+    "evening_changed": _(
+        "The figures of the evening %(evening)s changed since it was reopened, so its old "
+        "payments would not settle it: settle it up again instead."
+    ),
+}
+
+
+class RepairError(ValueError):
+    """A delete, restore, archive or reopen refused; ``code`` is one of
+    ``REPAIR_MESSAGES`` and the message says what to do instead."""
+
+    def __init__(self, code: str, **params: object):
+        super().__init__(code)
+        self.code = code
+        self.params = params
+
+    def __str__(self) -> str:
+        return str(REPAIR_MESSAGES[self.code]) % self.params
+
+
+def _undone(change: HandChange) -> None:
+    """Refuse to undo a change twice (its object is locked by the caller)."""
+    if HandChange.objects.filter(undoes=change).exists():
+        raise RepairError("undone_already")
+
+
+@transaction.atomic
+def hand_restore(*, partie: Partie, change: HandChange, user: AbstractBaseUser) -> Written:
+    """Undo a hand's deletion: the hand goes back to its number (the hands from there on
+    move down one) and every hand is scored again; refused, as any edit, when the engine
+    would refuse it or a later hand."""
+    partie, players, rows = _locked(partie)
+    if change.partie_id != partie.pk or change.action != HandChange.Action.DELETED:
+        raise RepairError("not_undoable")
+    _undone(change)
+    entries = entries_to_engine(partie.kind, rows)
+    number = change.hand_number
+    if not 1 <= number <= len(entries) + 1:
+        raise RepairError("place_gone", number=number, hands=len(entries))
+    read = parse_round if engine.session_class(partie.kind).entry is engine.Round else parse_hand
+    hand = read(change.before, partie.ruleset)
+    restored = [*entries[: number - 1], hand, *entries[number - 1 :]]
+    session = _replay(partie, list(players), restored, changed=number)
+    for row in reversed(rows):  # last first, so that the unique (partie, number, table) holds
+        if row.number >= number:
+            row.number += 1
+            row.save(update_fields=["number"])
+    Hand.objects.bulk_create(
+        Hand(partie=partie, number=number, **row) for row in entry_rows(partie.kind, hand, players)
+    )
+    action = HandChange.Action.RESTORED
+    return _written(partie, session, players, user, action, number, after=hand, undoes=change)
+
+
+def _unsettled_evening(partie: Partie) -> None:
+    """Lock the partie's evening and refuse a change to one that is settled up: its
+    payments are frozen and a partie more or less would make them disagree."""
+    if partie.evening_id is None:
+        return
+    evening = Evening.objects.select_for_update().get(pk=partie.evening_id)
+    if evening.is_settled:
+        raise RepairError("evening_settled", evening=evening.name)
+
+
+@transaction.atomic
+def partie_delete(*, partie: Partie, user: AbstractBaseUser) -> HandChange:
+    """Delete a partie so that it can be restored: it leaves every page, list, evening
+    and the league's standings, and keeps its hands and audit trail; the entry returned
+    is the one that ``partie_restore`` undoes."""
+    partie = Partie.objects.select_for_update().get(pk=partie.pk)
+    _unsettled_evening(partie)
+    partie.deleted_at = timezone.now()
+    partie.version += 1  # its live view learns that it is gone
+    partie.save(update_fields=["deleted_at", "version"])
+    partie_results_drop(partie=partie)
+    return HandChange.objects.create(partie=partie, action=HandChange.Action.REMOVED, user=user)
+
+
+@transaction.atomic
+def partie_restore(*, partie: Partie, user: AbstractBaseUser) -> HandChange:
+    """Undo a partie's deletion: back in its lists and evening, and its closed games in the
+    standings again (a partie the engine cannot score comes back to be repaired)."""
+    partie = Partie.all_objects.select_for_update().get(pk=partie.pk)
+    removal = partie.changes.filter(action=HandChange.Action.REMOVED).first()  # the latest
+    if partie.deleted_at is None or removal is None:
+        raise RepairError("undone_already")
+    _unsettled_evening(partie)
+    partie.deleted_at = None
+    partie.save(update_fields=["deleted_at"])
+    change = HandChange.objects.create(
+        partie=partie, action=HandChange.Action.UNREMOVED, user=user, undoes=removal
+    )
+    partie = partie_with_players(Partie.objects.filter(pk=partie.pk)).get()
+    try:
+        with transaction.atomic(), scoring(partie):  # a savepoint: all results, or none
+            partie, players, rows = _locked(partie)
+            entries = entries_to_engine(partie.kind, rows)
+            _save_result(partie, _replay(partie, list(players), entries, changed=0), players)
+    except Unscorable:
+        pass  # its page says why, and how to repair it; then the standings count it
+    return change
+
+
+@transaction.atomic
+def partie_archive(*, partie: Partie, user: AbstractBaseUser, archived: bool = True) -> Partie:
+    """Hide a partie from the home list (``archived``), or show it there again. It still
+    counts everywhere else; the audit trail keeps who did it."""
+    partie = Partie.objects.select_for_update().get(pk=partie.pk)
+    if partie.is_archived != archived:
+        partie.archived_at = timezone.now() if archived else None
+        partie.save(update_fields=["archived_at"])
+        action = HandChange.Action.ARCHIVED if archived else HandChange.Action.UNARCHIVED
+        HandChange.objects.create(partie=partie, action=action, user=user)
+    return partie
+
+
+@transaction.atomic
+def evening_reopen(*, evening: Evening, user: AbstractBaseUser) -> HandChange:
+    """Undo an evening's settle-up, so that its parties can be corrected: its payments are
+    dropped (paid or not) and the debts it took over are open again, as before it was
+    settled; ``evening_settle`` then settles it anew. Refused while a later settled
+    evening holds its open payments. The audit entry keeps every dropped payment, and
+    ``evening_reopen_undo`` puts them back while the evening's figures are unchanged."""
+    evening = Evening.objects.select_for_update().get(pk=evening.pk)
+    if not evening.is_settled:
+        raise RepairError("evening_open", evening=evening.name)
+    payments = list(evening.payments.select_related("carried_to").order_by("pk"))
+    later = next((p.carried_to for p in payments if p.carried_to_id is not None), None)
+    if later is not None:
+        raise RepairError("evening_carried", evening=evening.name, later=later.name)
+    carried_in = list(evening.carried_debts.order_by("pk").values_list("pk", flat=True))
+    before = {
+        "settled_at": evening.settled_at.isoformat(),
+        "payments": [
+            {
+                "payer": p.payer_id,
+                "payee": p.payee_id,
+                "amount": str(p.amount),
+                "paid_at": p.paid_at.isoformat() if p.paid_at else None,
+            }
+            for p in payments
+        ],
+        "carried_in": carried_in,
+    }
+    EveningPayment.objects.filter(pk__in=carried_in).update(carried_to=None)
+    evening.payments.all().delete()
+    evening.settled_at = None
+    evening.save(update_fields=["settled_at"])
+    return HandChange.objects.create(
+        evening=evening, action=HandChange.Action.REOPENED, user=user, before=before
+    )
+
+
+@transaction.atomic
+def evening_reopen_undo(*, change: HandChange, user: AbstractBaseUser) -> HandChange:
+    """Settle a reopened evening as it was: the same payments, paid where they were, and
+    the same debts taken over; refused once its figures changed (settle it anew then)."""
+    if change.action != HandChange.Action.REOPENED or change.evening_id is None:
+        raise RepairError("not_undoable")
+    evening = Evening.objects.select_for_update().get(pk=change.evening_id)
+    _undone(change)
+    if evening.is_settled:
+        raise RepairError("evening_settled_again", evening=evening.name)
+    snapshot = change.before
+    sheet = evening_sheet(evening)
+    now = sorted((t.payer, t.payee, Decimal(t.amount)) for t in sheet.transfers)
+    names = dict(Player.objects.filter(club_id=evening.club_id).values_list("pk", "name"))
+    then = sorted(
+        (names.get(p["payer"]), names.get(p["payee"]), Decimal(p["amount"]))
+        for p in snapshot["payments"]
+    )
+    if now != then or sorted(d.pk for d in sheet.debts) != sorted(snapshot["carried_in"]):
+        raise RepairError("evening_changed", evening=evening.name)
+    EveningPayment.objects.bulk_create(
+        EveningPayment(
+            evening=evening,
+            payer_id=p["payer"],
+            payee_id=p["payee"],
+            amount=Decimal(p["amount"]),
+            paid_at=datetime.fromisoformat(p["paid_at"]) if p["paid_at"] else None,
+        )
+        for p in snapshot["payments"]
+    )
+    EveningPayment.objects.filter(pk__in=snapshot["carried_in"]).update(carried_to=evening)
+    evening.settled_at = datetime.fromisoformat(snapshot["settled_at"])
+    evening.save(update_fields=["settled_at"])
+    return HandChange.objects.create(
+        evening=evening, action=HandChange.Action.RESTORED, user=user, undoes=change
+    )

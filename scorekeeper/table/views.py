@@ -7,7 +7,9 @@ template, so the page and its swap never drift apart.
 from __future__ import annotations
 
 import contextlib
+import uuid
 
+from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import UserCreationForm
@@ -15,25 +17,35 @@ from django.core.exceptions import NON_FIELD_ERRORS
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
-from django_htmx.http import reswap, retarget, trigger_client_event
+from django_htmx.http import HttpResponseStopPolling, reswap, retarget, trigger_client_event
 from django_htmx.middleware import HtmxDetails
 
 from scorekeeper import engine
-from scorekeeper.clubs.access import Role, club_of, evening_for, partie_for, player_for
+from scorekeeper.accounts import throttle
+from scorekeeper.clubs.access import (
+    Role,
+    club_of,
+    evening_for,
+    object_in_club,
+    partie_for,
+    player_for,
+)
 from scorekeeper.clubs.forms import ClubChoiceForm
 from scorekeeper.clubs.services import personal_club
 from scorekeeper.engine.record import RecordError, record_json
 from scorekeeper.league.players import club_players, player_record
+from scorekeeper.sheets.data import Debt, SettleLine, score_pad, score_sheet
 from scorekeeper.sheets.data import evening_sheet as evening_pdf_sheet
-from scorekeeper.sheets.data import score_pad, score_sheet
 from scorekeeper.sheets.render import render_evening, render_pad, render_score_sheet
 
-from . import selectors, services
+from . import live, selectors, services
 from .forms import (
     EveningForm,
     EveningPartieForm,
@@ -45,11 +57,12 @@ from .forms import (
     PlayerRenameForm,
     RulesForm,
     entry_form,
+    evening_label,
     kind_seats,
     rule_initial,
 )
 from .messages import explain
-from .models import Partie
+from .models import Evening, Partie, Unscorable, scoring
 
 PRESET_NOTICE = gettext_lazy(
     "The rule values are now those of the preset you chose: check them and start."
@@ -65,8 +78,22 @@ class HtmxHttpRequest(HttpRequest):
 
 @require_safe
 def home(request: HttpRequest) -> HttpResponse:
-    parties = selectors.parties_of(request.user) if request.user.is_authenticated else []
-    return render(request, "table/home.html", {"parties": parties})
+    """The user's parties; ``?show=archived`` the archived ones, ``?show=deleted`` the
+    deleted ones, to restore."""
+    return _render_home(request, request.GET.get("show", ""))
+
+
+def _render_home(
+    request: HttpRequest, show: str, error: str | None = None, status: int = 200
+) -> HttpResponse:
+    if not request.user.is_authenticated:
+        parties = []
+    elif show == "deleted":
+        parties = selectors.deleted_parties_of(request.user)
+    else:
+        parties = selectors.parties_of(request.user, archived=show == "archived")
+    context = {"parties": parties, "show": show, "error": error}
+    return render(request, "table/home.html", context, status=status)
 
 
 @require_http_methods(["GET", "POST"])
@@ -78,10 +105,20 @@ def signup(request: HttpRequest) -> HttpResponse:
         next_url, allowed_hosts={request.get_host()}, require_https=request.is_secure()
     ):
         next_url = ""
+    if request.method == "POST":
+        # Counted per address in the database before anything else, so that no app
+        # server lets one address create accounts without end.
+        address = throttle.client_address(request)
+        if throttle.signup_throttled(address):
+            context = {"form": UserCreationForm(), "next": next_url}
+            context["refusal"] = throttle.signup_message()
+            return render(request, "registration/signup.html", context, status=429)
+        throttle.signup_attempt_record(address)
     if request.method == "POST" and form.is_valid():
         user = form.save()
         personal_club(user)
-        login(request, user)
+        # Named, since axes' backend stands before Django's in AUTHENTICATION_BACKENDS.
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         return redirect(next_url or "home")
     return render(request, "registration/signup.html", {"form": form, "next": next_url})
 
@@ -110,18 +147,22 @@ def partie_new(request: HttpRequest) -> HttpResponse:
         club_chosen = evening is not None or club_form.is_valid()  # an evening has its club
         if form.is_valid() and club_chosen:
             data = form.cleaned_data
-            partie = services.partie_start(
-                evening=evening,
-                club=None if evening else club_form.cleaned_data["club"],
-                owner=request.user,
-                names=data["names"],
-                rules=data["ruleset"],
-                kind=data["kind"],
-                stake=data["stake"],
-                first_dealer=form.first_dealer_name,
-                stakes=data["stakes"],
-            )
-            return redirect(partie)
+            try:
+                partie = services.partie_start(
+                    evening=evening,
+                    club=None if evening else club_form.cleaned_data["club"],
+                    owner=request.user,
+                    names=data["names"],
+                    rules=data["ruleset"],
+                    kind=data["kind"],
+                    stake=data["stake"],
+                    first_dealer=form.first_dealer_name,
+                    stakes=data["stakes"],
+                )
+            except services.EveningFullError as refusal:
+                form.add_error(None, evening_full_message(refusal))
+            else:
+                return redirect(partie)
         if form.has_error(NON_FIELD_ERRORS, "preset_changed"):
             form, notice = _with_preset_values(PartieStartForm, form), PRESET_NOTICE
     context = {
@@ -165,13 +206,19 @@ def partie_rules(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def partie_rules_change(request: HttpRequest, pk: int) -> HttpResponse:
-    """Change a running partie's rules: a preview of the totals first, then the change."""
+    """Change a running partie's rules: a preview of the totals first, then the change.
+
+    A partie that cannot be scored any more is repaired here too, over or not: the form
+    starts from its rules as far as the engine still accepts them, and the preview has
+    no totals "now"."""
     partie = partie_for(request, pk, Role.SCORER)
-    if not partie.is_running:  # a finished partie keeps the rules it was played under
+    # A finished partie keeps the rules it was played under, unless they must be repaired.
+    if not partie.is_running and _sheet_if_scorable(partie) is not None:
         context = {"partie": partie, "finished": True}
         return render(request, "table/partie_rules.html", context, status=400)
-    current = {**rule_initial(partie.ruleset), "shown_preset": partie.ruleset.preset}
-    form = RulesForm(request.POST or None, initial=current | {"preset": partie.ruleset.preset})
+    rules_now = selectors.rules_to_repair(partie)
+    current = {**rule_initial(rules_now), "shown_preset": rules_now.preset}
+    form = RulesForm(request.POST or None, initial=current | {"preset": rules_now.preset})
     context = {"partie": partie, "form": form}
     if request.method == "POST" and form.is_valid():
         rules = form.cleaned_data["ruleset"]
@@ -179,10 +226,13 @@ def partie_rules_change(request: HttpRequest, pk: int) -> HttpResponse:
             if request.POST.get("confirm"):
                 services.partie_rules_change(partie=partie, rules=rules, user=request.user)
                 return redirect(partie)
-            before = selectors.partie_sheet(partie)
+            before = _sheet_if_scorable(partie)
             after = selectors.sheet_of(partie, services.partie_replay(partie, rules))
             context |= {"before": before, "after": after}
-            context["totals"] = selectors.compare_totals(before, after)
+            if before is None:  # nothing to compare with: the totals under the new rules
+                context["totals"] = [(name, None, then) for name, then in after.column_totals]
+            else:
+                context["totals"] = selectors.compare_totals(before, after)
         except engine.HandError as error:
             form.add_error(None, explain(error))
     elif request.method == "POST" and form.has_error(NON_FIELD_ERRORS, "preset_changed"):
@@ -192,6 +242,14 @@ def partie_rules_change(request: HttpRequest, pk: int) -> HttpResponse:
         )
     status = 400 if form.errors and "notice" not in context else 200
     return render(request, "table/partie_rules.html", context, status=status)
+
+
+def _sheet_if_scorable(partie: Partie) -> selectors.Sheet | None:
+    """The partie's sheet, or None for one that cannot be scored any more (in repair)."""
+    try:
+        return selectors.partie_sheet(partie)
+    except Unscorable:
+        return None
 
 
 @login_required
@@ -205,10 +263,28 @@ def partie_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 
 @require_safe
 def shared_partie(request: HtmxHttpRequest, token: str) -> HttpResponse:
-    """The read-only view behind a share link: no form, no edit links."""
+    """The read-only view behind a share link: no form, no edit links. It follows the
+    table by itself, and answers "unchanged" from the version alone (live.py)."""
+    row = Partie.objects.filter(share_token=token).values("pk", "version", "state").first()
+    if row is None:
+        return _link_gone(request, "table")
+    if not_modified := live.unchanged(request, live.partie_live(**row)):
+        return not_modified
     queryset = selectors.partie_with_players(Partie.objects.all())
-    partie = get_object_or_404(queryset, share_token=token)
-    return _render_table(request, selectors.partie_sheet(partie), shared=True)
+    partie = get_object_or_404(queryset, pk=row["pk"], share_token=token)
+    shown = live.partie_live(partie.pk, partie.version, partie.state)
+    sheet = selectors.partie_sheet(partie)
+    response = _render_table(request, sheet, shared=True, live_headers=shown.headers)
+    return live.answer(request, response, shown)
+
+
+def _link_gone(request: HtmxHttpRequest, region: str) -> HttpResponse:
+    """A share link that does not work (any more): 404; a page that polled it is told
+    so in place of its region, and stops polling."""
+    if not request.htmx:
+        raise Http404(_("This link does not work: it was withdrawn or replaced."))
+    content = render_to_string("table/_link_gone.html", {"region": region}, request)
+    return HttpResponseStopPolling(content)
 
 
 def _render_table(
@@ -218,9 +294,11 @@ def _render_table(
     read_only: bool = False,
     shared: bool = False,
     status: int = 200,
+    live_headers: str | None = None,
 ) -> HttpResponse:
     """The sheet; ``read_only`` without the hand form and edit links (a member's view),
-    ``shared`` as the share link shows it (nothing but the sheet and its PDF)."""
+    ``shared`` as the share link shows it (nothing but the sheet and its PDF);
+    ``live_headers``: the sheet polls for changes with them (live.py)."""
     read_only = read_only or shared
     if form is None and not read_only and not sheet.is_over:
         form = entry_form(sheet.partie, at_table=sheet.at_table)
@@ -231,6 +309,7 @@ def _render_table(
         "read_only": read_only,
         "shared": shared,
         "changes": selectors.partie_changes(sheet.partie)[:50],
+        "live_headers": live_headers,
     }
     template = "table/partie_detail.html"
     if request.htmx:
@@ -260,15 +339,35 @@ def hand_create(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     elif form.is_valid():
         try:
             written = services.hand_record(
-                partie=partie, hand=form.cleaned_data["hand"], user=request.user
+                partie=partie,
+                hand=form.cleaned_data["hand"],
+                user=request.user,
+                key=_entry_key(request),
             )
         except engine.HandError as error:
             form.add_engine_error(error, explain(error))
         else:
             if not request.htmx:
+                messages.success(request, _saved_text(written))
                 return redirect(partie)
             return _render_recorded(request, partie, written)
     return _render_form(request, partie, form, status=400)
+
+
+def _entry_key(request: HttpRequest) -> uuid.UUID | None:
+    """The hand form's idempotency key; a form without one (or a mangled one) records
+    its hand all the same, only without the guard against a second tap."""
+    try:
+        return uuid.UUID(request.POST.get("entry_key", ""))
+    except ValueError:
+        return None
+
+
+def _saved_text(written: services.Written) -> str:
+    number = written.change.hand_number
+    if written.replayed:
+        return _("Hand %(number)s was saved already: it is recorded once.") % {"number": number}
+    return _("Hand %(number)s saved.") % {"number": number}
 
 
 def _render_form(request: HtmxHttpRequest, partie: Partie, form, status: int = 200) -> HttpResponse:
@@ -286,7 +385,10 @@ def _render_form(request: HtmxHttpRequest, partie: Partie, form, status: int = 2
 
 def _played_at(partie: Partie, number: int) -> tuple[str, str] | None:
     """The two who played hand ``number``, where the roles say who plays."""
-    row = selectors.partie_sheet(partie).row(number)
+    sheet = _sheet_if_scorable(partie)
+    if sheet is None:  # in repair: the form offers every seated player
+        return None
+    row = sheet.row(number)
     return row.table if row else None
 
 
@@ -300,8 +402,16 @@ def _render_recorded(
     head the rows) the whole table comes back.
     """
     sheet = selectors.sheet_of(partie, written.session)
-    context = {"sheet": sheet, "partie": partie, "change": written.change}
-    if not sheet.is_over and _appends_a_row(sheet):
+    context = {
+        "sheet": sheet,
+        "partie": partie,
+        "change": written.change,
+        "saved": written.change.hand_number,
+        "replayed": written.replayed,
+    }
+    # A replayed key (a retry whose first answer was lost) gets the whole table: the
+    # page may or may not show the row yet.
+    if not sheet.is_over and _appends_a_row(sheet) and not written.replayed:
         if request.POST.get("form_had_errors"):  # a clean form replaces the one with errors
             context["form"] = entry_form(partie, at_table=sheet.at_table)
         response = render(request, "table/partie_detail.html#recorded", context)
@@ -432,8 +542,12 @@ def evening_detail(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         try:
             services.partie_evening_set(partie=form.cleaned_data["partie"], evening=evening)
-        except services.EveningSettledError:
-            error = _("This evening is settled up: its parties cannot change.")
+        except services.EveningSettledError as refusal:  # this one or the partie's own
+            error = _("The evening %(evening)s is settled up: its parties cannot change.") % {
+                "evening": evening_label(refusal.evening)
+            }
+        except services.EveningFullError as refusal:
+            error = evening_full_message(refusal)
         else:
             return redirect(evening)
     context = {
@@ -442,6 +556,8 @@ def evening_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "form": form,
         "error": error,
         "read_only": not evening.club_role.includes(Role.SCORER),
+        "can_reopen": evening.club_role.includes(Role.OWNER),
+        "reopened": selectors.evening_reopened(evening),
     }
     return render(
         request, "table/evening_detail.html", context, status=400 if form.errors or error else 200
@@ -454,8 +570,22 @@ def evening_settle(request: HttpRequest, pk: int) -> HttpResponse:
     evening = evening_for(request, pk, Role.SCORER)
     # Settled already (a second tap): the page shows the payments all the same.
     with contextlib.suppress(services.EveningSettledError):
-        services.evening_settle(evening=evening)
+        try:
+            services.evening_settle(evening=evening)
+        except services.EveningAmountError as refusal:
+            message = _(
+                "%(amount)s is more than one payment can hold: mark the debts carried in "
+                "from earlier evenings as paid, then settle up."
+            )
+            messages.error(request, message % {"amount": refusal.amount})
     return redirect(evening)
+
+
+def evening_full_message(refusal: services.EveningFullError) -> str:
+    return _(
+        "The evening %(evening)s holds %(most)s parties, the most one evening may: "
+        "start another evening."
+    ) % {"evening": evening_label(refusal.evening), "most": refusal.most}
 
 
 @login_required
@@ -576,6 +706,71 @@ def my_games(request: HttpRequest) -> HttpResponse:
     )
 
 
+# Share links and the live boards of a club night (live.py)
+
+
+@login_required
+@require_POST
+def partie_share(request: HttpRequest, pk: int) -> HttpResponse:
+    """A new read-only link for the partie, which ends the old one; ``shared=0``: none."""
+    partie = partie_for(request, pk, Role.SCORER)
+    services.partie_share(partie=partie, shared=request.POST.get("shared") != "0")
+    return redirect(partie)
+
+
+@login_required
+@require_POST
+def evening_share(request: HttpRequest, pk: int) -> HttpResponse:
+    """A read-only link to the evening's board (a new one ends the old); ``shared=0``: none."""
+    evening = evening_for(request, pk, Role.SCORER)
+    services.evening_share(evening=evening, shared=request.POST.get("shared") != "0")
+    return redirect("evening_board", evening.pk)
+
+
+@login_required
+@require_safe
+def evening_board(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """Every table of the evening, following the hands as they are recorded."""
+    evening = evening_for(request, pk)
+    role = Role(evening.club_role)
+    return _render_board(request, live.evening_board(evening), scorer=role.includes(Role.SCORER))
+
+
+@require_safe
+def shared_evening_board(request: HtmxHttpRequest, token: str) -> HttpResponse:
+    """The evening's board behind its read-only link: for anyone, logged in or not."""
+    evening = Evening.objects.filter(share_token=token).first()
+    if evening is None:
+        return _link_gone(request, "board")
+    return _render_board(request, live.evening_board(evening), shared=True)
+
+
+@login_required
+@require_safe
+def club_board(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    """The club's running tables, whichever evening they belong to."""
+    club, _role = club_of(request, slug)
+    return _render_board(request, live.club_board(club))
+
+
+def _render_board(
+    request: HtmxHttpRequest, board: live.Board, shared: bool = False, scorer: bool = False
+) -> HttpResponse:
+    """The board, or its region for the page polling it; "unchanged" from the versions."""
+    follow = board.live()
+    if not_modified := live.unchanged(request, follow):
+        return not_modified
+    context = {
+        "board": board,
+        "tables": board.tables(),
+        "shared": shared,
+        "scorer": scorer,
+        "live_headers": follow.headers,
+    }
+    template = "table/board.html#board" if request.htmx else "table/board.html"
+    return live.answer(request, render(request, template, context), follow)
+
+
 # PDF: score sheets, evening tallies and blank score pads
 
 
@@ -587,9 +782,10 @@ def _pdf(content: bytes, filename: str) -> HttpResponse:
 
 def _partie_pdf(partie: Partie) -> HttpResponse:
     names = " – ".join(partie.player_names)
-    sheet = score_sheet(
-        selectors.partie_record(partie), title=names, played_on=partie.started_at.date()
-    )
+    with scoring(partie):  # the PDF replays the partie's record on its own
+        sheet = score_sheet(
+            selectors.partie_record(partie), title=names, played_on=partie.started_at.date()
+        )
     slug = slugify("-".join(partie.player_names)) or "partie"
     return _pdf(render_score_sheet(sheet), f"scoresheet-{partie.started_at:%Y-%m-%d}-{slug}.pdf")
 
@@ -615,10 +811,24 @@ def evening_pdf(request: HttpRequest, pk: int) -> HttpResponse:
         (" – ".join(result.sheet.players), selectors.partie_record(result.partie))
         for result in sheet.results
     ]
+    # Settled: the payments as frozen, each paid, open or carried on; before: the transfers.
     transfers = [
-        engine.Transfer(str(p.payer), str(p.payee), p.amount) for p in sheet.payments
+        SettleLine(
+            p.payer.name,
+            p.payee.name,
+            p.amount,
+            paid=p.paid_at is not None,
+            carried_to=p.carried_to.name if p.carried_to else None,
+        )
+        for p in sheet.payments
     ] or sheet.transfers
-    document = evening_pdf_sheet(parties, transfers, name=evening.name, played_on=evening.played_on)
+    debts = [
+        Debt(d.payer.name, d.payee.name, d.amount, d.evening.name, d.evening.played_on)
+        for d in sheet.debts
+    ]
+    document = evening_pdf_sheet(
+        parties, transfers, name=evening.name, played_on=evening.played_on, debts=debts
+    )
     slug = slugify(evening.name) or "evening"
     return _pdf(render_evening(document), f"evening-{evening.played_on:%Y-%m-%d}-{slug}.pdf")
 
@@ -636,3 +846,102 @@ def pad(request: HttpRequest) -> HttpResponse:
     if request.GET and form.has_error(NON_FIELD_ERRORS, "preset_changed"):
         form = _with_preset_values(PadForm, form)
     return render(request, "table/pad.html", {"form": form}, status=400 if form.errors else 200)
+
+
+# Repair: a partie deleted (and restored) or archived, a deleted hand put back, a settled
+# evening reopened (and settled as before). Every one is in the audit trail.
+
+
+def _home_url(show: str) -> str:
+    return f"{reverse('home')}?show={show}"
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def partie_delete(request: HttpRequest, pk: int) -> HttpResponse:
+    """Delete a partie once confirmed; the deleted parties' list can restore it."""
+    partie = partie_for(request, pk, Role.SCORER)
+    error = None
+    if request.method == "POST":
+        try:
+            services.partie_delete(partie=partie, user=request.user)
+        except services.RepairError as refusal:
+            error = str(refusal)
+        else:
+            return redirect(_home_url("deleted"))
+    context = {"partie": partie, "error": error}
+    return render(request, "table/partie_delete.html", context, status=400 if error else 200)
+
+
+@login_required
+@require_POST
+def partie_restore(request: HttpRequest, pk: int) -> HttpResponse:
+    """Undo a partie's deletion: back to its page."""
+    deleted = Partie.all_objects.filter(deleted_at__isnull=False).select_related("club")
+    partie = object_in_club(request, deleted, pk, Role.SCORER)
+    try:
+        services.partie_restore(partie=partie, user=request.user)
+    except services.RepairError as refusal:
+        return _render_home(request, "deleted", error=str(refusal), status=400)
+    return redirect(partie)
+
+
+@login_required
+@require_POST
+def partie_archive(request: HttpRequest, pk: int) -> HttpResponse:
+    """Archive a partie (``archived=1``) or take it out of the archive (``archived=0``)."""
+    partie = partie_for(request, pk, Role.SCORER)
+    archived = request.POST.get("archived") != "0"
+    services.partie_archive(partie=partie, user=request.user, archived=archived)
+    return redirect(_home_url("archived") if not archived else partie.get_absolute_url())
+
+
+@login_required
+@require_POST
+def change_undo(request: HttpRequest, pk: int, change: int) -> HttpResponse:
+    """Undo a change of the partie's audit trail: a deleted hand goes back to its place."""
+    partie = partie_for(request, pk, Role.SCORER)
+    entry = get_object_or_404(partie.changes, pk=change)
+    try:
+        services.hand_restore(partie=partie, change=entry, user=request.user)
+    except services.RepairError as refusal:
+        error = str(refusal)
+    except engine.HandError as refusal:
+        error = explain(refusal)
+    else:
+        return redirect(partie)
+    context = {"partie": partie, "change": entry, "error": error}
+    return render(request, "table/change_undo.html", context, status=400)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def evening_reopen(request: HttpRequest, pk: int) -> HttpResponse:
+    """Reopen a settled evening once its owner confirms: its payments are dropped, so that
+    its parties can be corrected and the evening settled anew."""
+    evening = evening_for(request, pk, Role.OWNER)
+    error = None
+    if request.method == "POST":
+        try:
+            services.evening_reopen(evening=evening, user=request.user)
+        except services.RepairError as refusal:
+            error = str(refusal)
+        else:
+            return redirect(evening)
+    payments = evening.payments.select_related("payer", "payee", "carried_to")
+    context = {"evening": evening, "payments": payments, "error": error}
+    return render(request, "table/evening_reopen.html", context, status=400 if error else 200)
+
+
+@login_required
+@require_POST
+def evening_reopen_undo(request: HttpRequest, pk: int, change: int) -> HttpResponse:
+    """Settle a reopened evening as it was, its payments and paid marks restored."""
+    evening = evening_for(request, pk, Role.OWNER)
+    entry = get_object_or_404(evening.changes, pk=change)
+    try:
+        services.evening_reopen_undo(change=entry, user=request.user)
+    except services.RepairError as refusal:
+        context = {"evening": evening, "change": entry, "error": str(refusal)}
+        return render(request, "table/change_undo.html", context, status=400)
+    return redirect(evening)

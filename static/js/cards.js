@@ -1,5 +1,6 @@
-// The card picker: tap a cards field, then tap cards to put them in or take them out.
-// Typing works too; without JavaScript only typing does. Scorekeeper reads the field.
+// The card picker: choose the hand with its button (or tap its field), then tap cards to put
+// them in or take them out. Typing works too; without JavaScript only typing does.
+// Scorekeeper reads the fields.
 (function () {
   "use strict";
   const SUITS = [["S", "♠"], ["H", "♥"], ["D", "♦"], ["C", "♣"]];
@@ -16,6 +17,14 @@
     const fields = box.querySelectorAll("input[name$=knocker_cards], input[name$=defender_cards]");
     let target = fields[0];
     const buttons = {};
+    // The hand buttons: each fills the field whose name ends as its data-fills says.
+    const hands = [...picker.querySelectorAll("[data-fills]")].map((button) => ({
+      button,
+      field: box.querySelector(`input[name$=${button.dataset.fills}]`),
+    }));
+    for (const hand of hands) {
+      hand.button.addEventListener("click", () => { target = hand.field; show(); });
+    }
     for (const [suit, symbol] of SUITS) {
       const row = document.createElement("div");
       row.className = "card-row";
@@ -41,6 +50,10 @@
     }
     function show() {
       for (const field of fields) field.classList.toggle("picking", field === target);
+      for (const hand of hands) {
+        hand.button.setAttribute("aria-pressed", String(hand.field === target));
+        hand.button.querySelector("[data-count]").textContent = `(${codes(hand.field).length})`;
+      }
       const mine = new Set(codes(target));
       const other = new Set([...fields].filter((f) => f !== target).flatMap(codes));
       for (const [code, button] of Object.entries(buttons)) {

@@ -103,6 +103,14 @@ def logged_in_page(page: Page, owner: User) -> Page:
     return page
 
 
+def go_to(page: Page, link: str) -> None:
+    """Follow a link of the header, opening its menu first where a phone folds it."""
+    menu = page.locator("header .menu-button")
+    if menu.is_visible() and menu.get_attribute("aria-expanded") != "true":
+        menu.click()
+    page.locator("header nav").get_by_role("link", name=link, exact=True).click()
+
+
 # Helpers for playing a partie through the UI, shared by the flow modules.
 
 KIND_LABELS = {"knock": "Knock", "gin": "Gin", "big_gin": "Big gin", "no_game": "No game"}

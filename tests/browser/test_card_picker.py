@@ -4,6 +4,7 @@ Anna knocks with T-J-Q♥, 4-4-4, 7-8-9♣ and 2♦; Ben melds his kings and lay
 and 8♥ on her hearts: deadwood 2 against 17, Anna +15 (classic rules).
 """
 
+import re
 from collections.abc import Callable
 
 import pytest
@@ -110,16 +111,29 @@ def test_tapping_both_hands_finds_the_melds_and_records_the_hand(
     }
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
 
+    # Every card is a 44 × 44 px target, and the grid still fits the phone.
+    for box in form.locator("button.pick").evaluate_all(
+        "buttons => buttons.map(b => b.getBoundingClientRect().toJSON())"
+    ):
+        assert box["width"] >= 44 and box["height"] >= 44, box
     knocker_cards = form.get_by_label("Knocker's cards")
     defender_cards = form.get_by_label("Defender's cards")
-    knocker_cards.tap()
+    # The hand is chosen with buttons, not by tapping a text field (no keyboard opens).
+    knocker_hand = form.get_by_role("button", name="Knocker's hand")
+    defender_hand = form.get_by_role("button", name="Defender's hand")
+    expect(knocker_hand).to_have_attribute("aria-pressed", "true")
+    knocker_hand.tap()
     for code in ANNA:
         pick(form, code).tap()
     expect(knocker_cards).to_have_value(" ".join(ANNA))
+    expect(knocker_hand).to_have_text("Knocker's hand (10)")
     for code in ANNA:
         expect(pick(form, code)).to_have_attribute("aria-pressed", "true")
 
-    defender_cards.tap()
+    defender_hand.tap()
+    expect(defender_hand).to_have_attribute("aria-pressed", "true")
+    expect(knocker_hand).to_have_attribute("aria-pressed", "false")
+    expect(page.locator(":focus")).not_to_have_attribute("name", re.compile("cards$"))
     # The knocker's cards cannot go into the defender's hand; none of his is pressed yet.
     for code in ANNA:
         expect(pick(form, code)).to_be_disabled()
@@ -133,8 +147,8 @@ def test_tapping_both_hands_finds_the_melds_and_records_the_hand(
     expect(defender_cards).to_have_value(" ".join(BEN[:-1]))
     pick(form, "2S").tap()
     expect(defender_cards).to_have_value(" ".join(BEN))
-    # Back at the knocker's field: now the defender's cards are the disabled ones.
-    knocker_cards.tap()
+    # Back at the knocker's hand: now the defender's cards are the disabled ones.
+    knocker_hand.tap()
     for code in BEN:
         expect(pick(form, code)).to_be_disabled()
     expect(pick(form, "2D")).to_be_enabled()

@@ -5,12 +5,12 @@ from django.contrib.auth.models import User
 from playwright.sync_api import Page, expect
 
 from scorekeeper.clubs.models import Membership, Role
-from tests.browser.conftest import expect_same_page, mark_page
+from tests.browser.conftest import expect_same_page, go_to, mark_page
 from tests.conftest import PASSWORD
 
 
 def found_club(page: Page, name: str) -> None:
-    page.get_by_role("link", name="Clubs").click()
+    go_to(page, "Clubs")
     page.get_by_label("Name of the club").fill(name)
     page.get_by_role("button", name="Found the club").click()
     expect(page.get_by_role("heading", name=name, level=1)).to_be_visible()

@@ -43,6 +43,8 @@ def start_partie(page: Page, kind: str, preset: str, names: list[str], stake: st
     page.goto("/parties/new/")
     tap(page, "kind", KINDS[kind])
     for number, name in enumerate(names, 1):
+        if not seat(page, number).is_visible():  # a chouette shows the seats asked for
+            page.get_by_role("button", name="Add a player").click()
         seat(page, number).fill(name)
     page.get_by_label("Stake per point").fill(stake)
     if preset != "classic":

@@ -31,6 +31,7 @@ from tests.browser.conftest import (
     enter_hand,
     expect_same_page,
     expect_table_swapped,
+    go_to,
     hand_rows,
     mark_page,
     tap,
@@ -50,7 +51,7 @@ def start_partie_in_club(
     page: Page, club: str, kind: str, names: list[str], best_of: int | None = None
 ) -> None:
     """From the club's page: its start form, the club chosen, two seats, classic rules."""
-    page.get_by_role("link", name="Clubs").click()
+    go_to(page, "Clubs")
     page.get_by_role("link", name=club).click()
     page.get_by_role("link", name="Start a partie").click()
     expect(page.get_by_label("Club", exact=True).locator("option:checked")).to_have_text(club)
@@ -72,7 +73,7 @@ def record(page: Page, rows: int, *hand) -> None:
 
 
 def open_standings(page: Page, club: str) -> None:
-    page.get_by_role("link", name="Clubs").click()
+    go_to(page, "Clubs")
     page.get_by_role("link", name=club).click()
     page.get_by_role("link", name="Leagues and standings").click()
     page.get_by_role("link", name="Autumn").click()
@@ -245,7 +246,7 @@ def test_a_club_plays_a_season_and_shares_its_standings(
     page.set_viewport_size(DESKTOP)
     expect_no_sideways_scroll(page)
     screenshot(page, "standings-en-1280")
-    page.get_by_role("button", name="DE").click()
+    page.get_by_role("button", name="Deutsch").click()
     expect(page.locator("html")).to_have_attribute("lang", "de")
     expect(page.get_by_role("heading", name="Tabelle")).to_be_visible()
     expect(page.locator("#standings thead th")).to_contain_text(["Platz", "Spieler", "Partien"])

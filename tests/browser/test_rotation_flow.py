@@ -23,6 +23,7 @@ from tests.browser.conftest import (
     expect_same_page,
     expect_table_swapped,
     expect_totals,
+    go_to,
     hand_rows,
     mark_page,
     tap,
@@ -45,6 +46,8 @@ def start_partie(
     """Fill the start form (on the page already) and start: the names in cut order."""
     tap(page, "kind", KINDS[kind])
     for number, name in enumerate(names, 1):
+        if not seat(page, number).is_visible():  # a chouette shows the seats asked for
+            page.get_by_role("button", name="Add a player").click()
         seat(page, number).fill(name)
     page.get_by_label("Stake per point").fill(stake)
     if preset != "classic":
@@ -101,8 +104,10 @@ def test_a_three_player_chouette_plays_the_rules_example_and_changes_box(
     page.goto("/parties/new/")
     expect(seat(page, 3)).to_be_hidden()
     tap(page, "kind", KINDS["chouette"])
-    for number in range(3, 9):  # a chouette seats three to eight
-        expect(seat(page, number)).to_be_visible()
+    # A chouette seats three to eight: three shown, one more for each "Add a player".
+    expect(seat(page, 3)).to_be_visible()
+    expect(seat(page, 4)).to_be_hidden()
+    expect(page.get_by_role("button", name="Add a player")).to_be_visible()
     expect(page.locator(".field-first_dealer")).to_be_hidden()  # the roles say who deals
     tap(page, "kind", KINDS["two_player"])
     expect(seat(page, 3)).to_be_hidden()
@@ -268,7 +273,7 @@ def test_an_evening_settles_its_parties_and_carries_the_open_debt(
     logged_in_page: Page,
 ) -> None:
     page = logged_in_page
-    page.get_by_role("link", name="Evenings").click()
+    go_to(page, "Evenings")
     page.get_by_label("Name").fill("Friday")
     page.get_by_role("button", name="Start an evening").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Friday")
@@ -293,9 +298,9 @@ def test_an_evening_settles_its_parties_and_carries_the_open_debt(
     expect(parties.nth(1)).to_contain_text("Cleo pays Ben 504 points = 50.40")
     expect(page.locator("table.compare tbody tr")).to_have_text(
         [
-            re.compile(r"^Anna\s*450\s*45\.00$"),
-            re.compile(r"^Ben\s*54\s*5\.40$"),
-            re.compile(r"^Cleo\s*-504\s*-50\.40$"),
+            re.compile(r"^Anna\s*450\s*\+45\.00$"),
+            re.compile(r"^Ben\s*54\s*\+5\.40$"),
+            re.compile(r"^Cleo\s*-504\s*−50\.40$"),
         ]
     )
     # The fewest transfers: Cleo pays both, and Ben does not pay Anna at all.
@@ -327,7 +332,7 @@ def test_an_evening_settles_its_parties_and_carries_the_open_debt(
     )
 
     # A second evening with Ben and Cleo: the unpaid 5.40 comes along.
-    page.get_by_role("link", name="Evenings").click()
+    go_to(page, "Evenings")
     expect(page.locator("ul.parties li").filter(has_text="Friday")).to_contain_text("settled")
     page.get_by_label("Name").fill("Saturday")
     page.get_by_role("button", name="Start an evening").click()
@@ -341,8 +346,9 @@ def test_an_evening_settles_its_parties_and_carries_the_open_debt(
     expect(page.locator("main li").filter(has_text="owes")).to_have_text(
         [re.compile(r"^Cleo owes Ben 5\.40 \(Friday")]
     )
+    # this evening's balances alone (nothing played yet), then the debt, then the transfer
     expect(page.locator("table.compare tbody tr")).to_have_text(
-        [re.compile(r"^Ben\s*0\s*5\.40$"), re.compile(r"^Cleo\s*0\s*-5\.40$")]
+        [re.compile(r"^Ben\s*0\s*0\.00$"), re.compile(r"^Cleo\s*0\s*0\.00$")]
     )
     expect(page.locator("ul.payments li")).to_have_text(["Cleo pays Ben 5.40"])
 

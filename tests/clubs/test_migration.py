@@ -78,7 +78,7 @@ def write_history(apps: Apps) -> dict[str, int]:
         for kind, (names, hands) in PARTIES.items():
             seated = [players[name] for name in names]
             rules = engine.preset(engine.session_class(kind).preset).to_dict()
-            partie = Partie.objects.create(
+            partie = Partie._default_manager.create(
                 owner=user,
                 evening=evening if kind in ("two_player", "chouette") else None,
                 kind=kind,
@@ -132,7 +132,9 @@ def rows(apps: Apps) -> dict[str, list[tuple]]:
         "EveningPayment": ("pk", "evening_id", "payer_id", "payee_id", "amount", "paid_at"),
     }  # fmt: skip
     return {
-        model: list(apps.get_model("table", model).objects.order_by("pk").values_list(*names))
+        model: list(
+            apps.get_model("table", model)._default_manager.order_by("pk").values_list(*names)
+        )
         for model, names in fields.items()
     }
 
@@ -152,7 +154,7 @@ def test_every_row_lands_in_its_owners_personal_club_which_he_owns(before_clubs)
         assert membership.role == Role.OWNER
         assert (club.personal, club.name, club.memberships.count()) == (True, name, 1)
         for model in ("Player", "Evening", "Partie"):
-            things = after_apps.get_model("table", model).objects.filter(owner_id=pk)
+            things = after_apps.get_model("table", model)._default_manager.filter(owner_id=pk)
             assert set(things.values_list("club_id", flat=True)) <= {club.pk}
             assert things.count() == (0 if name == "idle" else len(before[model]) // 2)
     assert sorted(Club.objects.values_list("slug", flat=True)) == ["anna", "anna-2", "idle"]

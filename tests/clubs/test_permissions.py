@@ -24,6 +24,7 @@ from django.urls import reverse
 
 from scorekeeper.clubs import urls as club_urls
 from scorekeeper.clubs.models import Club, Invitation, Membership, Role
+from scorekeeper.table import services as table_services
 from scorekeeper.table import urls as table_urls
 from scorekeeper.table.models import Evening, EveningPayment, Hand, HandChange, Partie, Player
 from tests.clubs.conftest import ClubThings
@@ -76,6 +77,31 @@ def dora(things):
     return Player.objects.get(club=things.club, name="Dora")
 
 
+def owner_of(things):
+    return things.club.memberships.get(role=Role.OWNER).user
+
+
+def deleted_hand(things):
+    """The partie's hand 1, deleted: its entry in the audit trail undoes it."""
+    written = table_services.hand_delete(partie=things.partie, number=1, user=owner_of(things))
+    return [things.partie.pk, written.change.pk]
+
+
+def deleted_loose(things):
+    table_services.partie_delete(partie=things.loose, user=owner_of(things))
+    return [things.loose.pk]
+
+
+def reopened(things):
+    change = table_services.evening_reopen(evening=things.settled, user=owner_of(things))
+    return [things.settled.pk, change.pk]
+
+
+def shared_board(things):
+    """The evening's board opened to anyone by its read-only link."""
+    return [table_services.evening_share(evening=things.evening).share_token]
+
+
 def in_club(things):
     return {"club": things.club.pk}
 
@@ -107,7 +133,22 @@ URLS = [
         data=lambda t: rules_form_data("modern")),  # the preview
     Url("shared_partie", "get", PUBLIC, 200, lambda t: [t.partie.share_token]),
     Url("shared_partie_pdf", "get", PUBLIC, 200, lambda t: [t.partie.share_token]),
+    Url("partie_share", "post", Role.SCORER, 302, partie, data=lambda t: {"shared": "1"}),
+    Url("partie_share", "post", Role.SCORER, 302, partie, data=lambda t: {"shared": "0"}),
+    Url("evening_board", "get", Role.MEMBER, 200, lambda t: [t.evening.pk]),
+    Url("evening_share", "post", Role.SCORER, 302, lambda t: [t.evening.pk],
+        data=lambda t: {"shared": "1"}),
+    Url("shared_evening_board", "get", PUBLIC, 200, shared_board),
+    Url("club_board", "get", Role.MEMBER, 200, slug),
     Url("partie_pdf", "get", Role.MEMBER, 200, partie),
+    Url("partie_delete", "get", Role.SCORER, 200, partie),
+    Url("partie_delete", "post", Role.SCORER, 302, partie),
+    Url("partie_restore", "post", Role.SCORER, 302, deleted_loose),
+    Url("partie_archive", "post", Role.SCORER, 302, partie),
+    Url("change_undo", "post", Role.SCORER, 302, deleted_hand),
+    Url("evening_reopen", "get", Role.OWNER, 200, lambda t: [t.settled.pk]),
+    Url("evening_reopen", "post", Role.OWNER, 302, lambda t: [t.settled.pk]),
+    Url("evening_reopen_undo", "post", Role.OWNER, 302, reopened),
     Url("evening_pdf", "get", Role.MEMBER, 200, lambda t: [t.evening.pk]),
     Url("pad", "get", LOGIN, 200),
     Url("evening_list", "get", LOGIN, 200),
@@ -169,9 +210,13 @@ def state() -> tuple:
         list(Club.objects.order_by("pk").values_list("pk", "name")),
         list(Membership.objects.order_by("pk").values_list("pk", "role")),
         list(Invitation.objects.order_by("pk").values_list("pk", "revoked_at", "accepted_at")),
-        list(Partie.objects.order_by("pk").values_list("pk", "club", "evening", "rules", "state")),
+        list(
+            Partie.objects.order_by("pk").values_list(
+                "pk", "club", "evening", "rules", "state", "share_token"
+            )
+        ),
         list(Hand.objects.order_by("pk").values_list("pk", "number", "kind", "knocker")),
-        list(Evening.objects.order_by("pk").values_list("pk", "name", "settled_at")),
+        list(Evening.objects.order_by("pk").values_list("pk", "name", "settled_at", "share_token")),
         list(EveningPayment.objects.order_by("pk").values_list("pk", "paid_at", "carried_to")),
         list(Player.objects.order_by("pk").values_list("pk", "club", "name", "user")),
         HandChange.objects.count(),

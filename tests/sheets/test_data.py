@@ -23,6 +23,7 @@ from scorekeeper.engine.settlement import Transfer
 from scorekeeper.sheets.data import (
     Balance,
     Cell,
+    Debt,
     EveningSheet,
     GameSummary,
     Group,
@@ -37,6 +38,7 @@ from scorekeeper.sheets.data import (
     ScorePad,
     ScoreSheet,
     Seats,
+    SettleLine,
     evening_sheet,
     rules_text,
     score_pad,
@@ -408,7 +410,7 @@ def test_an_evening_lists_each_partie_the_nets_and_the_transfers():
             partie_summary("Rotation", "three_player"),
         ),
         balances=balances_of("format_example") + balances_of("three_player"),
-        transfers=transfers,
+        transfers=tuple(SettleLine(t.payer, t.payee, t.amount) for t in transfers),
     )
     # RULES.md §9: A 261, B 86, net 175.
     assert evening.parties[0].games == (
@@ -429,6 +431,37 @@ def test_an_evening_adds_up_a_player_over_several_parties():
         Balance("Ben", -342, Decimal("-17.10")),
     )
     assert [game.label for game in evening.parties[1].games] == ["Game 1", "Game 2", "Game 3"]
+
+
+def test_an_evening_keeps_the_debts_carried_in_apart_from_its_balances():
+    debt = Debt("Carl", "Anna", Decimal("1.25"), "Last week", date(2025, 3, 7))
+    evening = evening_sheet(
+        [("One", record_of("format_example"))],
+        [Transfer("Ben", "Anna", Decimal("8.75")), Transfer("Carl", "Anna", Decimal("1.25"))],
+        name="Friday",
+        played_on=None,
+        debts=[debt],
+    )
+    # the balances are the parties' alone; the transfers settle them and the debt
+    assert evening.balances == (
+        Balance("Anna", 175, Decimal("8.75")),
+        Balance("Ben", -175, Decimal("-8.75")),
+    )
+    assert evening.debts == (debt,)
+    assert [(t.payer, t.amount, t.state) for t in evening.transfers] == [
+        ("Ben", Decimal("8.75"), ""),
+        ("Carl", Decimal("1.25"), ""),
+    ]
+    assert not evening.settled
+
+
+def test_a_settled_line_says_whether_it_is_paid_open_or_carried_on():
+    line = SettleLine("Ben", "Anna", Decimal("8.75"))
+    assert line.state == ""
+    assert SettleLine("Ben", "Anna", Decimal("8.75"), paid=True).state == "paid"
+    assert SettleLine("Ben", "Anna", Decimal("8.75"), paid=False).state == "open"
+    carried = SettleLine("Ben", "Anna", Decimal("8.75"), paid=False, carried_to="Friday")
+    assert carried.state == "carried to Friday"
 
 
 # Score pads

@@ -7,12 +7,20 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from django.utils import translation
 from pypdf import PdfReader
 
 from scorekeeper import engine
 from scorekeeper.engine.record import Record, loads, parse_record
 from scorekeeper.engine.settlement import Transfer
-from scorekeeper.sheets.data import PAD_KINDS, evening_sheet, score_pad, score_sheet
+from scorekeeper.sheets.data import (
+    PAD_KINDS,
+    Debt,
+    SettleLine,
+    evening_sheet,
+    score_pad,
+    score_sheet,
+)
 from scorekeeper.sheets.render import render_evening, render_pad, render_score_sheet
 
 RECORDS = Path(__file__).resolve().parent.parent / "records"
@@ -213,6 +221,52 @@ def test_an_evening_lists_parties_balances_and_transfers():
         "page 1 of 1",
     ):
         assert words in text
+
+
+def test_a_settled_evening_prints_cents_the_debts_carried_in_and_what_is_paid():
+    evening = evening_sheet(
+        [("Early", record_of("format_example"))],
+        [
+            # as the database keeps them: four places
+            SettleLine("Ben", "Anna", Decimal("8.7500"), paid=True),
+            SettleLine("Carl", "Anna", Decimal("1.2000"), paid=False),
+        ],
+        name="Friday",
+        played_on=date(2025, 3, 14),
+        debts=[Debt("Carl", "Anna", Decimal("1.2000"), "Last week", date(2025, 3, 7))],
+    )
+    (text,) = pages(render_evening(evening))
+    text = flat(text)
+    for words in (
+        "Balances Player Points Money Anna +175 +8.75 Ben −175 −8.75",
+        "Carried in from earlier evenings Owes To Amount From the evening "
+        "Carl Anna 1.20 Last week (03/07/2025)",
+        "Settle up Pays To Amount Paid Ben Anna 8.75 ✓ paid Carl Anna 1.20 open",
+        "The transfers settle this evening's balances and the debts carried in.",
+    ):
+        assert words in text
+    assert "8.7500" not in text and "1.2000" not in text
+
+
+def test_money_in_a_german_pdf_has_a_decimal_comma():
+    record = record_of("format_example")
+    with translation.override("de"):
+        sheet = flat(pages(render_score_sheet(score_sheet(record)))[0])
+        evening = flat(
+            pages(
+                render_evening(
+                    evening_sheet(
+                        [("Early", record)],
+                        [Transfer("Ben", "Anna", Decimal("8.75"))],
+                        name="Freitag",
+                        played_on=None,
+                    )
+                )
+            )[0]
+        )
+    assert "0,05" in sheet and "+8,75" in sheet and "−8,75" in sheet
+    assert "8.75" not in sheet and "0.05" not in sheet
+    assert "Ben Anna 8,75" in evening and "8.75" not in evening
 
 
 @pytest.mark.parametrize("kind", PAD_KINDS)

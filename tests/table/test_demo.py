@@ -55,8 +55,8 @@ def test_the_demo_holds_the_hollywood_example_of_the_rules():
     demo()
 
     partie = Partie.objects.get(kind="hollywood")
-    assert partie.summary["games"] == [
-        {"You": 80, "Opp": 62},
-        {"You": 62, "Opp": 50},
-        {"You": 37, "Opp": 20},
+    assert partie.game_totals == [
+        [("Emil", 80), ("Frida", 62)],
+        [("Emil", 62), ("Frida", 50)],
+        [("Emil", 37), ("Frida", 20)],
     ]

@@ -4,6 +4,7 @@ Unpaid transfers stay open debts: the players' pages show them, and the players'
 next evening takes them into its balances and, once settled, over.
 """
 
+import io
 import random
 import re
 from dataclasses import replace
@@ -12,8 +13,12 @@ from decimal import Decimal
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
+from django.utils.formats import date_format
+from pypdf import PdfReader
 
 from scorekeeper import engine
+from scorekeeper.formats import money_text
 from scorekeeper.table import selectors, services
 from scorekeeper.table.models import Evening, EveningPayment, Partie, Player
 
@@ -34,11 +39,11 @@ def wins(knocker, points):
 #     Anna pays Ben 235 points = 23.50 and Carl 235 points = 47.00;
 #   three players, §6 with Dora box, Ben captain, Anna out at 0.05, Anna to the target:
 #     Ben pays Dora 40 = 2.00, Dora pays Anna 227 = 11.35, Ben pays Anna 367 = 18.35.
-CLUB_BALANCES = {  # points, money
-    "Anna": (175 - 235 - 235 + 227 + 367, "-32.05"),
-    "Ben": (-175 + 235 - 40 - 367, "-5.60"),
-    "Carl": (235, "47.00"),
-    "Dora": (40 - 227, "-9.35"),
+CLUB_BALANCES = {  # points, money (won +, paid −, as the score sheets print it)
+    "Anna": (175 - 235 - 235 + 227 + 367, "−32.05"),
+    "Ben": (-175 + 235 - 40 - 367, "−5.60"),
+    "Carl": (235, "+47.00"),
+    "Dora": (40 - 227, "−9.35"),
 }
 # Carl alone is owed: the three others each pay him; no fewer transfers can do.
 CLUB_TRANSFERS = ["Anna pays Carl 32.05", "Ben pays Carl 5.60", "Dora pays Carl 9.35"]
@@ -100,8 +105,8 @@ def club(evening, club_parties):
     return evening
 
 
-def detail(client, evening):
-    return client.get(reverse("evening_detail", args=[evening.pk]))
+def detail(client, evening, **extra):
+    return client.get(reverse("evening_detail", args=[evening.pk]), **extra)
 
 
 def html_of(client, evening):
@@ -140,6 +145,11 @@ def settle_up_lines(html):
     return [text(item) for item in items]
 
 
+def amount_of(shown):
+    """An amount as the page shows it, read back: '−9.35' is Decimal('-9.35')."""
+    return Decimal(shown.replace("−", "-"))
+
+
 def copy_text(html):
     match = re.search(r'<textarea id="settle-text"[^>]*>(.*?)</textarea>', html, re.S)
     return match.group(1) if match else None
@@ -149,7 +159,7 @@ def debts_listed(html):
     if "Open debts from earlier evenings" not in html:
         return []
     block = html[html.index("Open debts from earlier evenings") :]
-    block = block[block.index("<ul>") : block.index("</ul>")]
+    block = block[block.index('<ul class="debts">') : block.index("</ul>")]
     return [text(item) for item in re.findall(r"<li>(.*?)</li>", block, re.S)]
 
 
@@ -370,7 +380,7 @@ def test_the_evening_page_shows_each_players_net_and_the_fewest_transfers(
     # the same figures as the engine's settlement of each partie, added up
     payments = [p for partie in club_parties for p in selectors.partie_sheet(partie).payments]
     assert {
-        name: (points, str(amount))
+        name: (points, money_text(amount, signed=True))
         for (name, points), amount in zip(
             engine.points_of(payments).items(), engine.balances_of(payments).values(), strict=True
         )
@@ -447,7 +457,7 @@ def test_a_random_evening_settles_with_the_brute_force_fewest_transfers(client_o
 
     html = html_of(client_owner, evening)
 
-    shown = {name: Decimal(amount) for name, (_, amount) in balances(html).items()}
+    shown = {name: amount_of(amount) for name, (_, amount) in balances(html).items()}
     assert shown == {name: amount for name, amount in expected.items() if name in shown}
     assert all(not amount for name, amount in expected.items() if name not in shown)
     lines = settle_up_lines(html)
@@ -516,8 +526,8 @@ def test_a_settled_evening_refuses_another_partie_and_nothing_changes(
 
     assert response.status_code == 400
     assert (
-        '<p class="error" role="alert">This evening is settled up: its parties cannot change.</p>'
-        in response.content.decode()
+        '<p class="error" role="alert">The evening “Club night” (11/20/2026) is settled up: '
+        "its parties cannot change.</p>" in response.content.decode()
     )
     partie.refresh_from_db()
     assert partie.evening is None
@@ -541,8 +551,78 @@ def test_a_partie_of_a_settled_evening_cannot_move_to_another(
     response = client_owner.post(other.get_absolute_url(), {"partie": club_parties[0].pk})
 
     assert response.status_code == 400
+    assert response.context["form"].errors == {
+        "partie": [
+            "This partie belongs to the evening “Club night” (11/20/2026), which is settled "
+            "up: it cannot move."
+        ]
+    }
+    assert f'<option value="{club_parties[0].pk}"' not in response.content.decode()
     club_parties[0].refresh_from_db()
     assert club_parties[0].evening == club
+
+
+def option_groups(html):
+    """The add-a-partie list as shown: (group label or None, [option texts])."""
+    select = html[html.index('<select name="partie"') :]
+    select = select[: select.index("</select>")]
+    groups = [(None, select.split("<optgroup")[0])]
+    groups += re.findall(r'<optgroup label="([^"]*)">(.*?)</optgroup>', select, re.S)
+    return [
+        (label, [text(o) for o in re.findall(r'<option value="\d+"[^>]*>(.*?)</option>', body)])
+        for label, body in groups
+    ]
+
+
+def test_the_add_list_offers_parties_of_no_evening_and_says_which_would_move(
+    client_owner, owner, evening, start_partie, play, worked_example
+):
+    running = start_partie()
+    services.hand_record(partie=running, hand=wins("Anna", 20), user=owner)
+    over = two_player(owner, play, worked_example)
+    moving = start_partie()
+    other = services.evening_start(owner=owner, name="Friday", played_on=date(2026, 11, 13))
+    services.partie_evening_set(partie=moving, evening=other)
+    settled = services.evening_start(owner=owner, name="Old", played_on=date(2026, 11, 6))
+    stuck = start_partie()
+    services.partie_evening_set(partie=stuck, evening=settled)
+    services.evening_settle(evening=settled)
+
+    html = html_of(client_owner, evening)
+
+    groups = option_groups(html)
+    when = {
+        p.pk: date_format(timezone.localtime(p.started_at), "SHORT_DATETIME_FORMAT")
+        for p in (running, over, moving)
+    }
+    # newest first; the same players told apart by their start and how they stand
+    assert groups == [
+        (
+            None,
+            [
+                f"Anna – Ben · Two players · {when[over.pk]} · Anna won 261 : 86",
+                f"Anna – Ben · Two players · {when[running.pk]} · running, 1 hand 20 : 0",
+            ],
+        ),
+        (
+            "Moves it here from “Friday” (11/13/2026)",
+            [f"Anna – Ben · Two players · {when[moving.pk]} · running, 0 hands"],
+        ),
+    ]
+    assert stuck.pk not in options(html)  # a settled evening's partie stays there
+    assert '<option value="" selected>Choose a partie</option>' in html
+
+    assert client_owner.post(evening.get_absolute_url(), {"partie": moving.pk}).status_code == 302
+    moving.refresh_from_db()
+    assert moving.evening == evening
+
+
+def test_with_no_partie_to_add_the_page_says_so_instead_of_an_empty_list(client_owner, evening):
+    html = html_of(client_owner, evening)
+
+    assert '<select name="partie"' not in html
+    assert "There is no partie outside an evening to add." in html
+    assert "Start a partie in this evening" in html
 
 
 # Paying
@@ -609,7 +689,7 @@ def test_unpaid_payments_show_on_the_players_pages(client_owner, club):
     )
     assert player_page(client_owner, "Ben") == (
         ["owes Carl 5.60 (Club night)"],
-        "-5.60",
+        "−5.60",
     )
     assert player_page(client_owner, "Dora") == (["Nothing open."], "0.00")
 
@@ -634,13 +714,14 @@ def test_the_next_evening_of_the_players_takes_their_open_debts_into_its_balance
         "Anna owes Carl 32.05 (Club night)",
         "Ben owes Carl 5.60 (Club night)",
     ]
-    # Anna did not play, but her debt to Carl comes along; Dora's paid one does not
-    assert balances(html) == {
-        "Anna": (0, "-32.05"),
-        "Ben": (-175, "-14.35"),
-        "Carl": (175, "46.40"),
-    }
+    # The balances are this evening's alone; Anna did not play, but her debt to Carl
+    # comes along; Dora's paid one does not. The transfers add both up:
+    # Ben −8.75 − 5.60 = −14.35, Carl +8.75 + 32.05 + 5.60 = +46.40.
+    assert balances(html) == {"Ben": (-175, "−8.75"), "Carl": (175, "+8.75")}
     assert settle_up_lines(html) == ["Anna pays Carl 32.05", "Ben pays Carl 14.35"]
+    assert "The transfers settle this evening's balances and the debts carried in." in html
+    order = [html.index(words) for words in ("Each player", "Debts carried in", "Settle up</h2>")]
+    assert order == sorted(order)
 
 
 def test_settling_the_next_evening_carries_the_old_payments_and_closes_them(
@@ -659,7 +740,7 @@ def test_settling_the_next_evening_carries_the_old_payments_and_closes_them(
     # the old payments are no longer open: only the new ones show
     assert player_page(client_owner, "Ben") == (
         ["owes Carl 14.35 (Next night)"],
-        "-14.35",
+        "−14.35",
     )
     assert player_page(client_owner, "Anna")[0] == ["owes Carl 32.05 (Next night)"]
     # the settled evening still shows what it took over and the same balances
@@ -668,7 +749,7 @@ def test_settling_the_next_evening_carries_the_old_payments_and_closes_them(
         "Anna owes Carl 32.05 (Club night)",
         "Ben owes Carl 5.60 (Club night)",
     ]
-    assert balances(html)["Ben"] == (-175, "-14.35")
+    assert balances(html)["Ben"] == (-175, "−8.75")
     # and a third evening of theirs has nothing left to carry from the first
     assert "Open debts from earlier evenings" not in html_of(client_owner, club)
 
@@ -706,3 +787,111 @@ def test_an_evening_where_nobody_owes_has_nothing_to_copy(client_owner, evening)
 
     assert copy_text(html) is None
     assert settle_up_lines(html) == ["Nobody owes anybody anything."]
+
+
+# The tally PDF: the same figures in the same order, read back from real PDF bytes
+
+
+def pdf_text(client, evening, **extra):
+    response = client.get(reverse("evening_pdf", args=[evening.pk]), **extra)
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/pdf"
+    reader = PdfReader(io.BytesIO(response.content))
+    return " ".join(" ".join(page.extract_text() for page in reader.pages).split())
+
+
+def test_the_tally_prints_money_with_cents_and_marks_the_paid_payments(client_owner, club):
+    settle(client_owner, club)
+    paid(client_owner, club, club.payments.get(payer__name="Dora"))
+
+    text = pdf_text(client_owner, club)
+
+    # stored with four places (9.3500), printed with the stake's two
+    assert not re.search(r"\d\.\d{3}", text), text
+    assert "Balances Player Points Money Anna +299 −32.05 Ben −347 −5.60" in text
+    assert "Pays To Amount Paid Anna Carl 32.05 open Ben Carl 5.60 open Dora Carl 9.35 ✓ paid" in (
+        text
+    )
+    assert "Carried in" not in text
+
+
+def test_the_tally_lists_the_debts_carried_in_between_the_balances_and_the_transfers(
+    client_owner, next_night, club
+):
+    text = pdf_text(client_owner, next_night)
+
+    balances_ = "Balances Player Points Money Ben −175 −8.75 Carl +175 +8.75"
+    debts = (
+        "Carried in from earlier evenings Owes To Amount From the evening "
+        "Anna Carl 32.05 Club night (11/20/2026) Ben Carl 5.60 Club night (11/20/2026)"
+    )
+    # Ben −8.75 − 5.60 = −14.35; Carl +8.75 + 32.05 + 5.60 = +46.40
+    transfers = "Settle up Pays To Amount Anna Carl 32.05 Ben Carl 14.35"
+    note = "The transfers settle this evening's balances and the debts carried in."
+    for words in (balances_, debts, transfers, note):
+        assert words in text
+    assert text.index(balances_) < text.index(debts) < text.index(transfers)
+
+    settle(client_owner, next_night)
+    paid(client_owner, next_night, next_night.payments.get(payer__name="Ben"))
+
+    text = pdf_text(client_owner, next_night)
+    assert "Anna Carl 32.05 open Ben Carl 14.35 ✓ paid" in text
+    assert debts in text  # what it took over, still listed
+    # and the first evening's tally says where its unpaid payments went
+    assert "Anna Carl 32.05 carried to Next night" in pdf_text(client_owner, club)
+
+
+# Money and dates in the reader's language
+
+GERMAN = {"HTTP_ACCEPT_LANGUAGE": "de"}
+
+
+def test_money_reads_with_a_decimal_comma_in_german_on_the_page_and_in_the_tally(
+    client_owner, club
+):
+    html = detail(client_owner, club, **GERMAN).content.decode()
+
+    assert balances(html)["Anna"] == (299, "−32,05")
+    assert balances(html)["Carl"] == (235, "+47,00")
+    assert "Ben zahlt Anna 175 Punkte = 8,75" in text(html)
+    assert copy_text(html) == "Anna → Carl: 32,05\nBen → Carl: 5,60\nDora → Carl: 9,35"
+    assert not re.search(r"\d\.\d\d\b", text(html[html.index("<main") :]))
+
+    pdf = pdf_text(client_owner, club, **GERMAN)
+    assert "Anna +299 −32,05" in pdf
+    assert "Dora Carl 9,35" in pdf
+    assert "8.75" not in pdf and "(+8,75)" in pdf
+
+
+def test_money_reads_with_a_decimal_point_in_english(client_owner, club):
+    html = html_of(client_owner, club)
+
+    assert balances(html)["Dora"] == (-187, "−9.35")
+    assert "Dora Carl 9.35" in pdf_text(client_owner, club)
+
+
+def test_the_date_field_holds_an_iso_date_in_german_and_english(client_owner):
+    for language in ("de", "en"):
+        html = client_owner.get(
+            reverse("evening_list"), HTTP_ACCEPT_LANGUAGE=language
+        ).content.decode()
+        field = re.search(r'<input type="date" name="played_on"[^>]*>', html).group(0)
+        assert f'value="{date.today():%Y-%m-%d}"' in field, (language, field)
+
+    response = client_owner.post(
+        reverse("evening_list"), {"name": "Freitag", "played_on": "2026-11-23"}, **GERMAN
+    )
+
+    assert response.status_code == 302
+    assert Evening.objects.get().played_on == date(2026, 11, 23)
+
+
+def test_a_refused_evening_keeps_the_typed_iso_date_in_german(client_owner):
+    response = client_owner.post(
+        reverse("evening_list"), {"name": "", "played_on": "2026-11-23"}, **GERMAN
+    )
+
+    assert response.status_code == 400
+    assert 'name="played_on" value="2026-11-23"' in response.content.decode()
+    assert Evening.objects.count() == 0

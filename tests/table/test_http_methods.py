@@ -17,6 +17,8 @@ def read_only_urls(partie, evening):
         reverse("partie_pdf", args=[partie.pk]),
         reverse("shared_partie_pdf", args=[partie.share_token]),
         reverse("evening_pdf", args=[evening.pk]),
+        reverse("evening_board", args=[evening.pk]),
+        reverse("club_board", args=[partie.club.slug]),
         reverse("pad"),
         reverse("player_detail", args=[player.pk]),
         reverse("player_list", args=[partie.club.slug]),

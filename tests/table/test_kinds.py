@@ -59,7 +59,7 @@ def foot_line(html, label):
     foot = html[html.index('<tfoot id="sheet-foot"') :]
     line = foot[foot.index(f">{label}</th>") :]
     line = line[: line.index("</tr>")]
-    return re.findall(r'<td class="num">([^<]*)</td>', line)
+    return re.findall(r'<td class="num"(?: data-game="\d")?>([^<]*)</td>', line)
 
 
 def last_row(html):
@@ -147,8 +147,8 @@ def test_starting_a_partnership_seats_four_and_names_both_dealers(client_owner):
     assert partie.first_dealer.name == "Ben"
     html = page(client_owner, partie)
     assert "Round 1: Ben deals at table 1, David at table 2." in html
-    assert '<th scope="col" class="num">Anna &amp; Clara</th>' in html
-    assert '<th scope="col" class="num">Ben &amp; David</th>' in html
+    assert '<th scope="col" class="num" title="Anna &amp; Clara">' in html
+    assert '<th scope="col" class="num" title="Ben &amp; David">' in html
     assert "<legend>Table 1: Anna v Ben</legend>" in html
     assert "<legend>Table 2: Clara v David</legend>" in html
     assert 'name="t1-knocker"' in html and 'name="t2-knocker"' in html
@@ -225,9 +225,12 @@ def test_the_hollywood_example_of_the_rules_gives_each_game_its_totals(
     assert hollywood_example.state == "running"
 
     html = page(client_owner, hollywood_example)
-    headers = re.findall(r'<th scope="colgroup" colspan="2" class="group">(Game \d)</th>', html)
+    headers = re.findall(
+        r'<th scope="colgroup" colspan="2" data-game="\d" class="group">(Game \d)</th>', html
+    )
     assert headers == ["Game 1", "Game 2", "Game 3"]
-    assert re.findall(r'<th scope="col" class="num">(\w+)</th>', html) == ["You", "Opp"] * 3
+    heads = re.findall(r'<th scope="col" class="num" title="(\w+)" data-game="\d">', html)
+    assert heads == ["You", "Opp"] * 3
     assert totals_in(last_row(html)) == [80, 62, 62, 50, 37, 20]
     # Opp's second win (hand 4) goes to games 1 and 2, not to game 3
     sheet = selectors.partie_sheet(hollywood_example)
@@ -267,12 +270,12 @@ def test_a_hollywood_game_that_closes_is_marked_and_its_net_shows(client_owner, 
 
     html = response.content.decode()
     assert response["HX-Retarget"] == "#table"  # a closed game changes the headers
-    assert '<th scope="colgroup" colspan="2" class="group closed">Game 1 ✓' in html
-    assert '<th scope="colgroup" colspan="2" class="group">Game 2</th>' in html
-    assert '<th scope="colgroup" colspan="2" class="group">Game 3</th>' in html
+    assert 'colspan="2" data-game="1" class="group closed">Game 1 ✓' in html
+    assert 'colspan="2" data-game="2" class="group">Game 2</th>' in html
+    assert 'colspan="2" data-game="3" class="group">Game 3</th>' in html
     assert totals_in(last_row(html)) == [100, 62, 82, 50, 57, 20]
     # G1: You 100 + 5 boxes × 20 + 100 = 300, Opp 62 + 3 × 20 = 122
-    assert '<td class="num">300</td><td class="num">122</td>' in html
+    assert '<td class="num" data-game="1">300</td><td class="num" data-game="1">122</td>' in html
     # the net and money lines: game 1's columns only, games 2 and 3 still running
     net = foot_line(html, "Net")
     assert net == ["+178", "−178", "", "", "", ""]

@@ -3,8 +3,9 @@
 from decimal import Decimal
 
 from django import template
-from django.utils.formats import number_format
 from django.utils.html import format_html
+
+from scorekeeper import formats
 
 register = template.Library()
 
@@ -36,8 +37,7 @@ def sort_link(key: str, label: str, sort: str, descending: bool) -> str:
 @register.filter
 def money_text(amount: Decimal) -> str:
     """Money signed, with its cents, in the reader's locale: +8,75 / −8.75."""
-    text = number_format(amount.quantize(Decimal("0.01")), use_l10n=True)
-    return ("+" + text if amount > 0 else text).replace("-", "−")
+    return formats.money_text(amount, signed=True)
 
 
 @register.filter

@@ -1,15 +1,15 @@
 """Template helpers for score sheets: a hand in words, a card with its suit."""
 
+import uuid
 from decimal import Decimal
 
 from django import template
-from django.utils.formats import number_format
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
 
 from scorekeeper import engine, vocabulary
-from scorekeeper.table.selectors import plain_amount
-from scorekeeper.vocabulary import describe_rule, rule_label
+from scorekeeper.formats import money_text
+from scorekeeper.vocabulary import describe_rule, rule_label, rules_to_name
 
 register = template.Library()
 
@@ -48,8 +48,17 @@ def card(code: str) -> str:
         return code
 
 
-# Money with its cents, however it was stored: 45.00, 5.40 (not 45, 5.4 or 5.4000).
-register.filter("money", plain_amount)
+@register.filter
+def money(amount: Decimal | int) -> str:
+    """Money with its cents in the reader's language, however it was stored: 45.00, 5,40
+    (not 45, 5.4 or 5.4000); a debt with a minus sign: −5.40."""
+    return money_text(amount)
+
+
+@register.filter
+def money_signed(amount: Decimal | int) -> str:
+    """Money won (+) or paid (−): +8.75, −8,75."""
+    return money_text(amount, signed=True)
 
 
 register.filter("outcome_label", vocabulary.outcome_name)
@@ -62,7 +71,8 @@ register.filter("game_name", vocabulary.game_name)
 @register.simple_tag
 def rule_changes(rules: engine.Ruleset) -> str:
     """The rules that differ from the preset, in words, comma-separated."""
-    return ", ".join(describe_rule(n, v) for n, v in rules.changes_from_preset().items())
+    changes, values = rules.changes_from_preset(), rules.to_dict()
+    return ", ".join(describe_rule(n, values[n]) for n in rules_to_name(changes, rules))
 
 
 @register.filter
@@ -77,9 +87,8 @@ def foot_value(value: int | Decimal | None, item: engine.Foot) -> str:
     if value is None:
         return ""
     if item == engine.Foot.MONEY:
-        text = number_format(plain_amount(Decimal(value)), use_l10n=True)
-    else:
-        text = str(value)
+        return money_text(value, signed=True)
+    text = str(value)
     if item in (engine.Foot.NET, engine.Foot.MONEY) and value > 0:
         return "+" + text
     return text.replace("-", "−")
@@ -113,3 +122,24 @@ def card_html(card: engine.Card) -> str:
 @register.filter
 def cards(cards: list[engine.Card]) -> str:
     return format_html_join("", "{}", ((card_html(card),) for card in cards))
+
+
+@register.simple_tag
+def new_entry_key() -> str:
+    """A fresh idempotency key for a hand form (services.hand_record records it once)."""
+    return str(uuid.uuid4())
+
+
+@register.filter
+def with_games(values, part: engine.Part) -> list[tuple[object, int]]:
+    """Each of a table's columns (a row's cells, a foot line's values, the heads) with the
+    number of its game: on a phone, Hollywood's sheet shows one game at a time."""
+    games = [game.number for game in part.games for _column in game.columns]
+    return list(zip(values, games, strict=True))
+
+
+@register.filter
+def shown_game(part: engine.Part) -> int:
+    """The game a phone shows first: the first still running, else the last."""
+    running = (game.number for game in part.games if not game.tally.closed)
+    return next(running, part.games[-1].number)

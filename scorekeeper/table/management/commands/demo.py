@@ -28,11 +28,12 @@ DEMO_PARTIES = [
      [K(6, 21, knocker="Clara"), K(3, 14, knocker="Anna"), NO()]),
     ("two_player", "oklahoma", ("Ben", "David"), "David", "0.02",
      [K(4, 19, knocker="Ben", upcard=engine.Card.parse("KS"))]),
-    # RULES.md §4: You 80/62/37, Opp 62/50/20 after seven hands.
-    ("hollywood", "hollywood", ("You", "Opp"), "Opp", "0.01",
-     [K(2, 20, knocker="You"), K(3, 15, knocker="Opp"), K(1, 26, knocker="You"),
-      G(10, knocker="Opp"), K(5, 20, knocker="You"), G(2, knocker="You"),
-      K(4, 24, knocker="Opp")]),
+    # RULES.md §4 ("You" and "Opp" there): Emil 80/62/37, Frida 62/50/20 after seven
+    # hands. Names, not words: the demo reads the same in every language.
+    ("hollywood", "hollywood", ("Emil", "Frida"), "Frida", "0.01",
+     [K(2, 20, knocker="Emil"), K(3, 15, knocker="Frida"), K(1, 26, knocker="Emil"),
+      G(10, knocker="Frida"), K(5, 20, knocker="Emil"), G(2, knocker="Emil"),
+      K(4, 24, knocker="Frida")]),
     ("match", "classic", ("Anna", "David"), "Anna", "0.02",
      [G(60, knocker="Anna"), K(3, 40, knocker="Anna"), K(5, 9, knocker="David")]),
     ("partnership", "partnership", ("Anna", "Ben", "Clara", "David"), "Anna", "0",

@@ -31,8 +31,10 @@ from typing import Any, NoReturn
 
 from django.core.management.base import BaseCommand, CommandParser
 
+from scorekeeper.engine.bounds import MAX_CARDS_TEXT, MAX_LINE_BYTES
 from scorekeeper.engine.cards import Card, parse_cards
 from scorekeeper.engine.evaluator import Evaluation, Meld, best_discard, evaluate
+from scorekeeper.engine.jsontext import JSONTextError, load_json
 from scorekeeper.engine.knock import KnockOutcome, knock_outcome
 from scorekeeper.engine.rules import PRESETS, RulesError, Ruleset, preset
 
@@ -107,6 +109,15 @@ class Command(BaseCommand):
         for name, value in (("cards", cards), ("knocker", knocker), ("defender", defender)):
             if value is not None and not _codes(value):
                 raise ValueError(f"{name}: give card codes as a string or a list of strings")
+        for name, value in (
+            ("cards", cards),
+            ("knocker", knocker),
+            ("defender", defender),
+            ("knocker_melds", melds),
+            ("upcard", upcard),
+        ):
+            if value is not None and len(str(value)) > MAX_CARDS_TEXT:
+                raise ValueError(f"{name}: at most {MAX_CARDS_TEXT} characters of card codes")
         if upcard is not None and not isinstance(upcard, str):
             raise ValueError('upcard: give a card code, like "7S"')
         if melds is not None and not (
@@ -137,7 +148,9 @@ class Command(BaseCommand):
             try:
                 if line is None:
                     raise ValueError("the line is not UTF-8 text")
-                data = json.loads(line)
+                if line is _TOO_LONG:
+                    raise ValueError(f"the line is longer than {MAX_LINE_BYTES:,} bytes")
+                data = load_json(line, limit=MAX_LINE_BYTES, what="line")
                 if not isinstance(data, dict):
                     raise ValueError(
                         'each line is a JSON object: {"cards": [...]} '
@@ -151,8 +164,12 @@ class Command(BaseCommand):
                     upcard=data.get("upcard"),
                     rules=_rules(data.get("rules", "classic")),
                 )
-            except json.JSONDecodeError as error:
-                status = self._error(number, f"broken JSON at column {error.colno}: {error.msg}")
+            except JSONTextError as error:
+                message = str(error)
+                if error.code == "broken":  # one line: its column is enough
+                    column, reason = error.params["column"], error.params["reason"]
+                    message = f"broken JSON at column {column}: {reason}"
+                status = self._error(number, message)
                 continue
             except ValueError as error:  # CardError, HandError, RulesError
                 status = self._error(number, str(error))
@@ -173,18 +190,39 @@ class Command(BaseCommand):
         raise SystemExit(EXIT_BAD_INPUT)
 
 
+_TOO_LONG = "\x00too long"  # the mark of a line over MAX_LINE_BYTES (JSON text has no NUL)
+
+
 def _lines(stdin: Any) -> Iterator[str | None]:
-    """The lines of standard input; None for a line that is not UTF-8."""
+    """The lines of standard input; None for a line that is not UTF-8, _TOO_LONG for
+    one longer than MAX_LINE_BYTES (read on to its end, never held whole)."""
     buffer = getattr(stdin, "buffer", None)
     if buffer is None:  # a text stream (tests)
-        yield from stdin
+        for text in iter(lambda: stdin.readline(MAX_LINE_BYTES + 1), ""):
+            if len(text) > MAX_LINE_BYTES and not text.endswith("\n"):
+                _skip_line(stdin, "")
+                yield _TOO_LONG
+            else:
+                yield text
         return
     # Bytes, so the encoding never depends on the locale; utf-8-sig drops a BOM.
-    for raw in buffer:
+    for raw in iter(lambda: buffer.readline(MAX_LINE_BYTES + 1), b""):
+        if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
+            _skip_line(buffer, b"")
+            yield _TOO_LONG
+            continue
         try:
             yield raw.decode("utf-8-sig")
         except UnicodeDecodeError:
             yield None
+
+
+def _skip_line(stream: Any, empty: str | bytes) -> None:
+    """Read on to the end of the current line, a bounded piece at a time."""
+    while True:
+        piece = stream.readline(MAX_LINE_BYTES)
+        if piece == empty or piece.endswith("\n" if isinstance(empty, str) else b"\n"):
+            return
 
 
 def _codes(value: Any) -> bool:

@@ -14,6 +14,7 @@ from typing import Any, NoReturn
 
 from django.core.management.base import BaseCommand, CommandParser
 
+from scorekeeper.engine.bounds import MAX_RECORD_BYTES, MAX_TITLE_LENGTH, name_problem
 from scorekeeper.engine.record import RecordError, loads
 from scorekeeper.sheets.data import score_sheet
 from scorekeeper.sheets.render import render_score_sheet
@@ -34,12 +35,21 @@ class Command(BaseCommand):
         parser.add_argument(
             "-o", "--output", required=True, metavar="PDF", help="the PDF to write, - for stdout"
         )
-        parser.add_argument("--title", help="the sheet's title (default: the players)")
+        parser.add_argument(
+            "--title",
+            help=f"the sheet's title (default: the players), {MAX_TITLE_LENGTH} characters at most",
+        )
         parser.add_argument("--date", help="the day it was played, YYYY-MM-DD")
 
     def handle(self, *args: Any, **options: Any) -> None:
         path = options["file"]
         played_on = None
+        title = options["title"]
+        if title is not None:
+            title = title.strip()
+            trouble = name_problem(title, MAX_TITLE_LENGTH)
+            if trouble:
+                fail([f"--title: the title {trouble}"], self)
         if options["date"]:
             try:
                 played_on = date.fromisoformat(options["date"])
@@ -47,7 +57,7 @@ class Command(BaseCommand):
                 fail([f"--date: {options['date']!r} is not a date like 2025-03-14"], self)
         try:
             record = loads(read_text(path, options.get("stdin", sys.stdin)))
-            sheet = score_sheet(record, title=options["title"], played_on=played_on)
+            sheet = score_sheet(record, title=title, played_on=played_on)
         except OSError as error:
             fail([f"cannot read {path}: {error.strerror or error}"], self)
         except UnicodeDecodeError:
@@ -57,14 +67,24 @@ class Command(BaseCommand):
         write_pdf(render_score_sheet(sheet), options["output"], self)
 
 
-def read_text(path: str, stdin: Any) -> str:
-    """A file's text, or standard input's for ``-``; a byte order mark is dropped."""
+def read_text(path: str, stdin: Any, limit: int = MAX_RECORD_BYTES) -> str:
+    """A file's text, or standard input's for ``-``; a byte order mark is dropped.
+
+    At most ``limit`` bytes are read: a larger input is an OSError that says so, and
+    a text that is not UTF-8 a UnicodeDecodeError."""
     if path != "-":
-        with open(path, encoding="utf-8-sig") as file:
-            return file.read()
-    # Bytes where there are any, so the encoding never depends on the locale.
-    buffer = getattr(stdin, "buffer", None)
-    return buffer.read().decode("utf-8-sig") if buffer is not None else stdin.read()
+        with open(path, "rb") as file:
+            data = file.read(limit + 1)
+    else:
+        # Bytes where there are any, so the encoding never depends on the locale.
+        buffer = getattr(stdin, "buffer", None)
+        if buffer is not None:
+            data = buffer.read(limit + 1)
+        else:  # a text stream (tests)
+            data = stdin.read(limit + 1).encode("utf-8", "surrogatepass")
+    if len(data) > limit:
+        raise OSError(f"it is larger than {limit:,} bytes")
+    return data.decode("utf-8-sig")
 
 
 def write_pdf(pdf: bytes, path: str, command: BaseCommand) -> None:

@@ -17,6 +17,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
+from scorekeeper.engine.bounds import MAX_SEASON_BYTES
 from scorekeeper.engine.league import Standings
 from scorekeeper.engine.record import RecordError
 from scorekeeper.engine.season import (
@@ -52,7 +53,7 @@ class Command(BaseCommand):
             return
         path = options["file"]
         try:
-            text = read_text(path, options.get("stdin", sys.stdin))
+            text = read_text(path, options.get("stdin", sys.stdin), MAX_SEASON_BYTES)
             table = season_standings(loads(text))
         except OSError as error:
             fail([f"cannot read {path}: {error.strerror or error}"], self)

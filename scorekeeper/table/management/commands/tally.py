@@ -16,6 +16,8 @@ from django.core.management.base import BaseCommand, CommandParser
 
 from scorekeeper.engine.record import RecordError, loads, tally
 
+from .sheet import read_text
+
 EXIT_BAD_INPUT = 2
 
 
@@ -34,7 +36,7 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         path = options["file"]
         try:
-            text = self._read(path, options.get("stdin", sys.stdin))
+            text = read_text(path, options.get("stdin", sys.stdin))
             result = tally(loads(text))
         except OSError as error:
             self._fail([f"cannot read {path}: {error.strerror or error}"])
@@ -43,15 +45,6 @@ class Command(BaseCommand):
         except RecordError as error:
             self._fail(error.errors)
         self.stdout.write(json.dumps(result, indent=2, ensure_ascii=False))
-
-    def _read(self, path: str, stdin: Any) -> str:
-        if path != "-":
-            with open(path, encoding="utf-8-sig") as file:
-                return file.read()
-        # Read bytes where there are any, so the encoding never depends on the locale;
-        # utf-8-sig also accepts the byte order mark some editors write.
-        buffer = getattr(stdin, "buffer", None)
-        return buffer.read().decode("utf-8-sig") if buffer is not None else stdin.read()
 
     def _fail(self, lines: list[str]) -> NoReturn:
         for line in lines:

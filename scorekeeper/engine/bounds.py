@@ -1,0 +1,292 @@
+"""The bounds of every number and name a player or a record may give, defined once.
+
+The forms, the import, the engine's rules and the commands all read them here, and
+they are chosen so that whatever they accept can be stored and settled: the largest
+stake times the most a player can win in a partie, times the parties of an evening,
+fits the money columns of the database (``tests/table/test_bounds.py`` checks the
+columns against ``largest_evening_amount()``).
+
+>>> check_integer("target", 150)
+150
+>>> check_integer("game_bonus", 10**15)
+Traceback (most recent call last):
+...
+scorekeeper.engine.bounds.BoundsError: game_bonus must be between 0 and 1000, not 1000000000000000
+>>> check_money("stake", "0.05")
+Decimal('0.05')
+>>> check_money("stake", "1e3")
+Traceback (most recent call last):
+...
+scorekeeper.engine.bounds.BoundsError: stake: '1e3' is not a plain decimal number like "0.05"
+>>> name_problem("Anna"), name_problem("A" * 61)
+(None, 'is longer than 60 characters')
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import reprlib
+import unicodedata
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+
+class BoundsError(ValueError):
+    """A value outside its bounds, or not of its kind; the message says which.
+
+    ``reason`` is the bound alone (``"at most 100"``), for a caller that words the
+    message its own way."""
+
+    def __init__(self, message: str, reason: str = ""):
+        super().__init__(message)
+        self.reason = reason or message
+
+
+# Money: a stake per point and the unit money is rounded to. Four decimal places, as
+# the database stores them (Partie.stake, Seat.stake, the payments).
+MONEY_PLACES = 4
+MONEY_QUANTUM = Decimal(1).scaleb(-MONEY_PLACES)  # 0.0001
+MAX_STAKE = Decimal(100)
+MIN_MONEY_UNIT = MONEY_QUANTUM
+MAX_MONEY_UNIT = Decimal(100)
+
+# Deadwood: ten unmelded cards hold at most 98 points (two each of T, J, Q, K and 9,
+# suited so that no run forms); with round-the-corner aces at 15, at most 110.
+MAX_DEADWOOD = 98
+MAX_DEADWOOD_ROUND_THE_CORNER = 110
+MAX_KNOCK_LIMIT = 10
+
+# Every whole-number rule parameter of RULES.md §8: (lowest, highest). The highest are
+# far above any rules played (a box of 25, a game bonus of 100) and low enough that
+# the money of a partie fits the database (largest_partie_points below).
+RULE_INTEGERS: dict[str, tuple[int, int]] = {
+    "knock_limit": (0, MAX_KNOCK_LIMIT),
+    "undercut_bonus": (0, 100),
+    "gin_bonus": (0, 100),
+    "big_gin_bonus": (0, 100),
+    "box_bonus": (0, 100),
+    "game_bonus": (0, 1000),
+    "shutout_bonus": (0, 1000),
+    "target": (1, 1000),
+    "extra_boxes_gin": (0, 5),
+    "extra_boxes_undercut": (0, 5),
+    "best_of": (1, 21),
+}
+
+# Names of players (Player.name), evenings and titles.
+MAX_NAME_LENGTH = 60
+MAX_TITLE_LENGTH = 200  # a score sheet's title (manage.py sheet --title)
+
+# Sizes: entries (hands, or a partnership's rounds) of one partie, parties of one
+# evening, and the bytes of what is read.
+MAX_HANDS = 500
+MAX_PARTIES_PER_EVENING = 30
+MAX_RECORD_BYTES = 1_000_000  # a game record: import, tally, sheet
+MAX_SEASON_BYTES = 20_000_000  # a season document: standings
+MAX_LINE_BYTES = 100_000  # one line of evaluate --jsonl
+MAX_CARDS_TEXT = 1_000  # the cards of one hand as typed
+MAX_JSON_DEPTH = 32  # a record nests 6 deep (record, hands, round, tables, hand, cards)
+MAX_NUMBER_DIGITS = 40  # a JSON number's literal; nothing here needs more
+
+# A league season (FORMAT.md, "Season").
+LEAGUE_POINTS = (0, 100)  # a season's points for a win, a shutout win, a loss
+MAX_MIN_GAMES = 10_000
+
+
+def check_integer(name: str, value: Any, low: int | None = None, high: int | None = None) -> int:
+    """A whole number within the bounds of ``name`` (a rule parameter) or the ones given.
+
+    Booleans, floats and numeric text are refused: a record gives JSON numbers.
+    """
+    if low is None or high is None:
+        low, high = RULE_INTEGERS[name]
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise BoundsError(f"{name} must be a whole number, not {shorten(value)}", "a whole number")
+    if value < low:
+        raise BoundsError(f"{name} must be at least {low}, not {value}", f"at least {low}")
+    if value > high:
+        raise BoundsError(
+            f"{name} must be between {low} and {high}, not {shorten(value)}", f"at most {high}"
+        )
+    return value
+
+
+_PLAIN_DECIMAL = re.compile(r"[0-9]{1,20}(\.[0-9]{1,20})?|\.[0-9]{1,20}")
+
+
+def check_money(
+    name: str,
+    value: Any,
+    low: Decimal = Decimal(0),
+    high: Decimal = MAX_STAKE,
+) -> Decimal:
+    """An amount of money: a plain decimal string (``"0.05"``) or a JSON number, with
+    at most four decimal places, within ``low`` and ``high``.
+
+    Exponents (``"1e3"``), signs, infinities and text are refused.
+
+    >>> check_money("money_unit", 0.25, MIN_MONEY_UNIT, MAX_MONEY_UNIT)
+    Decimal('0.25')
+    >>> check_money("stake", "0.00001")
+    Traceback (most recent call last):
+    ...
+    scorekeeper.engine.bounds.BoundsError: stake: '0.00001' has more than 4 decimal places
+    """
+    if isinstance(value, bool):
+        amount = None
+    elif isinstance(value, Decimal | int | float):
+        amount = _decimal(value)
+    elif isinstance(value, str) and _PLAIN_DECIMAL.fullmatch(value):
+        amount = Decimal(value)
+    else:
+        raise BoundsError(
+            f'{name}: {shorten(value)} is not a plain decimal number like "0.05"',
+            "digits and a decimal point only (no sign, exponent or words)",
+        )
+    if amount is None:
+        raise BoundsError(
+            f'{name}: {shorten(value)} is not a money amount like "0.05"', "a finite number"
+        )
+    if amount < low:
+        raise BoundsError(f"{name} must be at least {low}, not {shorten(value)}", f"at least {low}")
+    if amount > high:
+        raise BoundsError(f"{name} must be at most {high}, not {shorten(value)}", f"at most {high}")
+    if amount != amount.quantize(MONEY_QUANTUM):
+        reason = f"at most {MONEY_PLACES} decimal places"
+        raise BoundsError(
+            f"{name}: {shorten(value)} has more than {MONEY_PLACES} decimal places", reason
+        )
+    return amount
+
+
+def _decimal(value: Decimal | int | float) -> Decimal | None:
+    """The exact decimal of a number; None for an infinity or NaN."""
+    try:
+        # str() of a float is its shortest form: 0.05, not 0.05000000000000000277.
+        amount = Decimal(str(value)) if isinstance(value, float) else Decimal(value)
+    except (InvalidOperation, ValueError):
+        return None
+    return amount if amount.is_finite() else None
+
+
+def name_problem(name: Any, longest: int = MAX_NAME_LENGTH) -> str | None:
+    """What is wrong with a name, in English, to follow the name in a message; None when
+    it can be stored and shown.
+
+    A name is text of 1 to ``longest`` characters, without spaces around it, control
+    characters (NUL included) or lone surrogates (which no text encoding can write).
+
+    >>> name_problem("Anna"), name_problem(" Anna"), name_problem("An\\x00na")
+    (None, 'begins or ends with a space: remove it', 'holds a control character: remove it')
+    """
+    if not isinstance(name, str) or not name.strip():
+        return "is not a name: give text that is not empty"
+    if len(name) > longest:
+        return f"is longer than {longest} characters"
+    if name != name.strip():
+        return "begins or ends with a space: remove it"
+    char = unprintable(name)
+    if char is None:
+        return None
+    if unicodedata.category(char) == "Cs":
+        return "holds a lone surrogate (broken Unicode): remove it"
+    return "holds a control character: remove it"
+
+
+def unprintable(text: str) -> str | None:
+    """The first control character (NUL, tab, line break...) or lone surrogate of a
+    text, which no name should hold; None when there is none.
+
+    >>> unprintable("Zoë ♠"), unprintable("A" + chr(9) + "B")
+    (None, '\\t')
+    """
+    if text.isprintable():  # the common case, at C speed
+        return None
+    for char in text:
+        if unicodedata.category(char) in ("Cc", "Cs"):
+            return char
+    return None
+
+
+_REPR = reprlib.Repr()
+_REPR.maxlevel, _REPR.maxlist, _REPR.maxdict = 3, 6, 4
+_REPR.maxstring = _REPR.maxother = 40
+
+
+def shorten(value: Any) -> str:
+    """A value as a message quotes it: its repr, cut short and never nested deep, so
+    that a message stays short whatever a record holds.
+
+    >>> shorten("x" * 100)
+    "'xxxxxxxxxxxxxxxxx...xxxxxxxxxxxxxxxxxx'"
+    >>> shorten(["classic"]), shorten(0.05), shorten(10**5000)
+    ("['classic']", '0.05', 'a number of 5001 digits')
+    """
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 128:
+        # repr() of an int of more than 4,300 digits raises ValueError.
+        return f"a number of {math.floor(math.log10(abs(value))) + 1} digits"
+    return _REPR.repr(value)
+
+
+# What the bounds allow at most, worked out from them. Money per partie and per evening
+# must fit the database columns; tests/table/test_bounds.py compares.
+
+# The most points one hand scores (a gin against the most deadwood, doubled by a
+# spade upcard) and the most boxes it earns (gin boxes, doubled by points_and_boxes).
+_MOST_HAND_BONUS = max(RULE_INTEGERS[name][1] for name in ("gin_bonus", "big_gin_bonus"))
+MAX_HAND_POINTS = 2 * (MAX_DEADWOOD_ROUND_THE_CORNER + _MOST_HAND_BONUS)
+MAX_HAND_BOXES = 2 * (1 + max(RULE_INTEGERS[f"extra_boxes_{n}"][1] for n in ("gin", "undercut")))
+# The most settlement lines one player's hand counts in: a chouette's box against
+# seven members (Hollywood: three games at once, game 3 doubled, counts as four;
+# a partnership round: two tables).
+MOST_LINES_PER_HAND = 7
+
+
+def largest_line_points() -> int:
+    """The most points one settlement line of one game can carry: every hand of the
+    partie in that game, at both tables, each with its boxes; the end bonuses; doubled
+    by a shutout, doubled again as Hollywood's game 3.
+
+    >>> largest_line_points()
+    6488000
+    """
+    box = RULE_INTEGERS["box_bonus"][1]
+    per_entry = 2 * (MAX_HAND_POINTS + MAX_HAND_BOXES * box)
+    end = RULE_INTEGERS["game_bonus"][1] + RULE_INTEGERS["shutout_bonus"][1]
+    return 2 * 2 * (per_entry * MAX_HANDS + end)
+
+
+def largest_partie_points() -> int:
+    """The most points a player can win in one partie, over all its games and lines:
+    every hand scored in up to seven lines, each game's end bonuses, doubled.
+
+    >>> largest_partie_points()
+    25340000
+    """
+    box = RULE_INTEGERS["box_bonus"][1]
+    per_hand = MAX_HAND_POINTS + MAX_HAND_BOXES * box
+    end = RULE_INTEGERS["game_bonus"][1] + RULE_INTEGERS["shutout_bonus"][1]
+    # A game needs a hand, so there are at most as many games' end bonuses as hands.
+    return MOST_LINES_PER_HAND * 2 * (per_hand + end) * MAX_HANDS
+
+
+def largest_partie_amount() -> Decimal:
+    """The most money a player can win in one partie: at the largest stake, plus what
+    rounding each line to the largest money unit may add.
+
+    >>> largest_partie_amount()
+    Decimal('2534175000')
+    """
+    lines = MOST_LINES_PER_HAND * MAX_HANDS
+    return largest_partie_points() * MAX_STAKE + lines * MAX_MONEY_UNIT / 2
+
+
+def largest_evening_amount() -> Decimal:
+    """The most one transfer of an evening's settle-up can be, debts carried in from
+    earlier evenings aside: what a player wins in every partie of the evening.
+
+    >>> largest_evening_amount()
+    Decimal('76025250000')
+    """
+    return largest_partie_amount() * MAX_PARTIES_PER_EVENING

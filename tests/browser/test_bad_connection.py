@@ -1,0 +1,95 @@
+"""Entering a hand on a bad connection: a failed request keeps what was typed and says
+why; a retry after a lost answer records the hand once."""
+
+from playwright.sync_api import Page, Route, expect
+
+from scorekeeper.table.models import Hand, Partie
+from tests.browser.conftest import expect_table_swapped, fill_hand, hand_rows, mark_page
+
+HANDS = "**/parties/*/hands/"
+
+
+def send(page: Page) -> None:
+    page.locator("form.hand-form").get_by_role("button", name="Record the hand").click()
+
+
+def expect_typed_values_kept(page: Page) -> None:
+    form = page.locator("form.hand-form")
+    expect(form.get_by_label("Knocker's deadwood")).to_have_value("5")
+    expect(form.get_by_label("Defender's deadwood")).to_have_value("27")
+    expect(form.locator("input[name=knocker][value=Anna]")).to_be_checked()
+
+
+def test_no_connection_keeps_the_hand_and_says_so(logged_in_page: Page, partie: Partie):
+    page = logged_in_page
+    page.goto(partie.get_absolute_url())
+    mark_page(page)
+    page.route(HANDS, lambda route: route.abort("internetdisconnected"))
+
+    fill_hand(page.locator("form.hand-form"), "knock", "Anna", 5, 27)
+    send(page)
+
+    status = page.locator("#entry-status")
+    expect(status).to_have_text(
+        "The hand was not saved: there is no connection to the server. "
+        "What you entered is still here: send it again."
+    )
+    expect(status).to_have_attribute("role", "alert")
+    expect_typed_values_kept(page)
+    assert not Hand.objects.filter(partie=partie).exists()
+
+    page.unroute(HANDS)
+    send(page)
+    expect(hand_rows(page)).to_have_count(1)
+    expect(status).to_have_text("Hand 1 saved.")
+    expect_table_swapped(page)
+
+
+def test_a_server_error_keeps_the_hand_and_says_so(logged_in_page: Page, partie: Partie):
+    page = logged_in_page
+    page.goto(partie.get_absolute_url())
+    page.route(HANDS, lambda route: route.fulfill(status=502, body="Bad gateway"))
+
+    fill_hand(page.locator("form.hand-form"), "knock", "Anna", 5, 27)
+    send(page)
+
+    expect(page.locator("#entry-status")).to_have_text(
+        "The hand was not saved: the server answered with an error. "
+        "What you entered is still here: send it again. (502)"
+    )
+    expect_typed_values_kept(page)
+    assert not Hand.objects.filter(partie=partie).exists()
+
+
+def test_a_retry_after_a_lost_answer_records_the_hand_once(logged_in_page: Page, partie: Partie):
+    """The server records the hand, but its answer never arrives: the retry sends the
+    same form (and key) again, and the page shows the one hand."""
+    page = logged_in_page
+    page.goto(partie.get_absolute_url())
+    mark_page(page)
+
+    def lose_the_answer(route: Route) -> None:
+        route.fetch()  # the server gets the request and records the hand
+        route.abort("connectionreset")
+
+    page.route(HANDS, lose_the_answer)
+    fill_hand(page.locator("form.hand-form"), "knock", "Anna", 5, 27)
+    send(page)
+    expect(page.locator("#entry-status")).to_contain_text("The hand was not saved")
+    expect(hand_rows(page)).to_have_count(0)
+    assert Hand.objects.filter(partie=partie).count() == 1
+
+    page.unroute(HANDS)
+    send(page)
+
+    expect(page.locator("#entry-status")).to_have_text(
+        "Hand 1 was saved already: it is recorded once."
+    )
+    expect(hand_rows(page)).to_have_count(1)
+    expect_table_swapped(page)
+    assert Hand.objects.filter(partie=partie).count() == 1
+    # The next hand is a new one: the new form has a key of its own.
+    fill_hand(page.locator("form.hand-form"), "knock", "Anna", 5, 27)
+    send(page)
+    expect(hand_rows(page)).to_have_count(2)
+    assert Hand.objects.filter(partie=partie).count() == 2

@@ -1,0 +1,442 @@
+"""The walk: every URL pattern of the project, GET and POST, for everyone who may come.
+
+The cast: the ``anonymous`` visitor (logged out, holds no link: he guesses a token), the
+``share`` holder (logged out, holds the partie's read-only link and the season's public
+link), the ``outsider`` (logged in, a member of another club only) and the club's
+``member``, ``scorer`` and ``owner`` (tests/clubs/conftest.py). Each line of ``WALKS``
+says what one address needs for GET and for POST; ``expected`` turns that into the
+status each of the cast gets, by the rule of scorekeeper/clubs/access.py:
+
+  - a logged-out visitor is sent to log in, except on the public pages and the links;
+  - a link answers whoever holds it, and a guessed token is a 404;
+  - a user who is not a member of the club gets 404, whatever he asks;
+  - a member whose role is short of what the request needs gets 403;
+  - a method the address does not serve is 405 (after the login, where it asks one).
+
+A refused request changes no row of the project's tables; an allowed POST that
+redirects (302) changes some. Every request runs in a savepoint that is rolled back,
+so the six of the cast meet the same club.
+
+The walk iterates the project's resolver: a URL added without a line here fails
+``test_every_url_of_the_project_has_a_line_in_the_walk``. Adding one is one line:
+``Walk("name", args, get=..., post=...)``. The admin is covered by one check: it sends
+whoever is not staff to its own login.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+from typing import Any
+
+import pytest
+from django.apps import apps
+from django.contrib import admin
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from django.utils import timezone
+
+from scorekeeper.clubs.models import Club, Role
+from scorekeeper.clubs.services import personal_club
+from scorekeeper.league import services as league_services
+from scorekeeper.league.models import Season
+from scorekeeper.table import services
+from scorekeeper.table.models import HandChange, Partie
+from tests.clubs.conftest import ClubThings, G, K, club, member, scorer, start, things  # noqa: F401
+from tests.conftest import PASSWORD
+from tests.table.helpers import rules_form_data, start_form_data, wins
+
+pytestmark = pytest.mark.django_db
+
+CAST = ["anonymous", "share", "outsider", "member", "scorer", "owner"]
+LOGGED_OUT = {"anonymous", "share"}
+ROLES = {"owner": Role.OWNER, "scorer": Role.SCORER, "member": Role.MEMBER}
+
+PUBLIC = "anyone"  # no login, no club
+LOGIN = "logged in"  # any user, club or not
+LINK = "the link's holder"  # a share token in the address
+NO = "not served"  # 405
+
+GUESSED_TOKEN = "guessed-0123456789abcdefghij"
+
+
+@dataclass
+class Things(ClubThings):
+    """The club's things (tests/clubs/conftest.py), its league season and its links."""
+
+    season: Season | None = None
+    gone: Partie | None = None  # deleted, to be restored
+    dropped: HandChange | None = None  # the partie's hand 2, deleted: to be undone
+    reopened: HandChange | None = None  # an evening settled and reopened: to be undone
+
+
+@dataclass(frozen=True)
+class Ask:
+    """What one method of one address needs, and what it answers to whoever may."""
+
+    need: Role | str  # a role in the club, PUBLIC, LOGIN, LINK or NO
+    ok: int = 200
+    data: Callable[[Things], dict[str, Any]] | None = None
+    special: dict[str, int] = field(default_factory=dict)  # where the rule says more
+    changes: bool | None = None  # None: a POST answered with 302 changes something
+
+
+@dataclass(frozen=True)
+class Walk:
+    name: str
+    args: Callable[[Things], list] = lambda t: []
+    get: Ask = Ask(NO)
+    post: Ask = Ask(NO)
+    query: Callable[[Things], str] | None = None
+
+    def __str__(self) -> str:
+        return f"{self.name}{'?…' if self.query else ''}"
+
+    @property
+    def logs_in(self) -> bool:
+        """Whether the address sends a logged-out visitor to log in before anything."""
+        return not {self.get.need, self.post.need} & {PUBLIC, LINK}
+
+
+READ = Ask(Role.MEMBER)  # a page of the club's: its members read it
+PAGE = Ask(LOGIN)  # a page of one's own: any logged-in user
+OPEN = Ask(PUBLIC)  # a page for anyone
+LINKED = Ask(LINK)  # behind a share link
+
+
+def partie(t: Things) -> list:
+    return [t.partie.pk]
+
+
+def hand_1(t: Things) -> list:
+    return [t.partie.pk, 1]
+
+
+def evening(t: Things) -> list:
+    return [t.evening.pk]
+
+
+def player(t: Things) -> list:
+    return [t.player.pk]
+
+
+def slug(t: Things) -> list:
+    return [t.club.slug]
+
+
+def season(t: Things) -> list:
+    return [t.season.pk]
+
+
+def partie_link(t: Things) -> list:
+    return [t.partie.share_token]
+
+
+def season_link(t: Things) -> list:
+    return [t.season.share_token]
+
+
+def in_club(t: Things) -> dict[str, Any]:
+    return {"club": t.club.pk}
+
+
+RECORD = {
+    "format": "scorekeeper/1",
+    "kind": "two_player",
+    "rules": {"preset": "classic"},
+    "players": ["Anna", "Ben"],
+    "hands": [{"knocker": "Anna", "knocker_deadwood": 5, "defender_deadwood": 27}],
+}
+NO_CLUB = {"member": 400, "outsider": 400}  # the club is not among the form's choices
+ALREADY_MEMBERS = {"owner": 200, "scorer": 200, "member": 200}  # the page says so
+NEW_PASSWORD = "a quite different passphrase 42"
+
+WALKS = [
+    # Accounts (django.contrib.auth) and the language switch
+    Walk("login", get=OPEN, post=Ask(PUBLIC, 302, changes=False,
+         data=lambda t: {"username": "owner", "password": PASSWORD})),
+    Walk("logout", post=Ask(PUBLIC, 302, changes=False)),  # GET is 405 since Django 5
+    Walk("password_change", get=PAGE, post=Ask(LOGIN, 302, data=lambda t: {
+        "old_password": PASSWORD, "new_password1": NEW_PASSWORD,
+        "new_password2": NEW_PASSWORD})),
+    Walk("password_change_done", get=PAGE),
+    Walk("password_reset", get=OPEN, post=Ask(PUBLIC, 302, changes=False,
+         data=lambda t: {"email": "nobody@example.com"})),  # never says who has an account
+    Walk("password_reset_done", get=OPEN),
+    Walk("password_reset_confirm", lambda t: ["MQ", "set-by-a-guess"],
+         get=OPEN, post=OPEN),  # "the link is not valid": nothing changes
+    Walk("password_reset_complete", get=OPEN),
+    Walk("set_language", get=Ask(PUBLIC, 302, changes=False),
+         post=Ask(PUBLIC, 302, changes=False, data=lambda t: {"language": "de", "next": "/"})),
+    # The table app
+    Walk("home", get=OPEN),
+    Walk("signup", get=OPEN, post=Ask(PUBLIC, 302, data=lambda t: {
+        "username": "newcomer", "password1": NEW_PASSWORD, "password2": NEW_PASSWORD})),
+    Walk("partie_new", get=PAGE, post=Ask(Role.SCORER, 302,
+         data=lambda t: start_form_data() | in_club(t),
+         special={"member": 200, "outsider": 200})),  # the start form shows errors with 200
+    Walk("partie_new", get=Ask(Role.SCORER), query=lambda t: f"evening={t.evening.pk}",
+         post=Ask(Role.SCORER, 302, data=lambda t: start_form_data() | in_club(t))),
+    Walk("partie_rules", get=PAGE),
+    Walk("partie_import", get=PAGE, post=Ask(Role.SCORER, 302, special=NO_CLUB,
+         data=lambda t: {"text": json.dumps(RECORD)} | in_club(t))),
+    Walk("partie_detail", partie, get=READ),
+    Walk("hand_create", partie, post=Ask(Role.SCORER, 302, data=lambda t: wins("Ben", 10))),
+    Walk("hand_edit", hand_1, get=Ask(Role.SCORER),
+         post=Ask(Role.SCORER, 302, data=lambda t: wins("Ben", 10))),
+    Walk("hand_delete", hand_1, get=Ask(Role.SCORER), post=Ask(Role.SCORER, 302)),
+    Walk("partie_export", partie, get=READ),
+    Walk("partie_rules_change", partie, get=Ask(Role.SCORER),
+         post=Ask(Role.SCORER, data=lambda t: rules_form_data("modern"))),  # the preview
+    Walk("shared_partie", partie_link, get=LINKED),
+    Walk("shared_partie_pdf", partie_link, get=LINKED),
+    Walk("partie_pdf", partie, get=READ),
+    Walk("evening_pdf", evening, get=READ),
+    Walk("pad", get=PAGE),
+    Walk("evening_list", get=PAGE, post=Ask(Role.SCORER, 302, special=NO_CLUB,
+         data=lambda t: {"name": "Friday", "played_on": "2026-11-27"} | in_club(t))),
+    Walk("evening_detail", evening, get=READ,
+         post=Ask(Role.SCORER, 302, data=lambda t: {"partie": t.loose.pk})),
+    Walk("evening_settle", evening, post=Ask(Role.SCORER, 302)),
+    Walk("evening_payment_paid", lambda t: [t.settled.pk, t.payment.pk],
+         post=Ask(Role.SCORER, 302, data=lambda t: {"paid": "1"})),
+    Walk("player_detail", player, get=READ),
+    Walk("player_account", player,
+         post=Ask(Role.SCORER, 302, data=lambda t: {"user": t.membership.user_id})),
+    Walk("player_rename", player, post=Ask(Role.SCORER, 302, data=lambda t: {"name": "Annie"})),
+    Walk("player_merge", player, post=Ask(Role.SCORER, 302, data=lambda t: {
+        "other": "Dora", "confirm": "1"})),  # Dora never sat with Anna
+    Walk("player_list", slug, get=READ),
+    Walk("player_list", slug, get=READ, query=lambda t: "q=an"),
+    Walk("my_games", get=PAGE),
+    # The clubs app
+    Walk("club_list", get=PAGE, post=Ask(LOGIN, 302, data=lambda t: {"name": "Rummy Friends"})),
+    Walk("club_detail", slug, get=READ),
+    Walk("club_leave", slug, post=Ask(Role.MEMBER, 302, special={"owner": 400})),  # last owner
+    Walk("membership_role", lambda t: [t.club.slug, t.membership.pk],
+         post=Ask(Role.OWNER, 302, data=lambda t: {"role": "scorer"})),
+    Walk("membership_remove", lambda t: [t.club.slug, t.membership.pk],
+         post=Ask(Role.OWNER, 302)),
+    Walk("invitation_create", slug, post=Ask(Role.OWNER, 302, data=lambda t: {"role": "member"})),
+    Walk("invitation_revoke", lambda t: [t.club.slug, t.invitation.pk], post=Ask(Role.OWNER, 302)),
+    Walk("invitation_accept", lambda t: [t.invitation.token], get=PAGE,
+         post=Ask(LOGIN, 302, special=ALREADY_MEMBERS)),
+    # The league app
+    Walk("league_list", slug, get=READ,
+         post=Ask(Role.OWNER, 302, data=lambda t: {"name": "Winter league"})),
+    Walk("season_new", lambda t: [t.season.league_id], get=Ask(Role.OWNER),
+         post=Ask(Role.OWNER, 302, data=lambda t: {
+             "name": "Spring", "starts_on": "2027-03-01", "ends_on": "2027-05-31",
+             "points_win": 2, "points_shutout_win": 3, "points_loss": 0, "min_games": 0})),
+    Walk("season_detail", season, get=READ),
+    Walk("season_share", season, post=Ask(Role.OWNER, 302, data=lambda t: {"shared": "0"})),
+    Walk("season_csv", season, get=READ),
+    Walk("season_hands_csv", season, get=READ),
+    Walk("season_pdf", season, get=READ),
+    Walk("partie_season", partie, get=READ,
+         post=Ask(Role.SCORER, 302, data=lambda t: {"season": t.season.pk})),
+    Walk("season_public", season_link, get=LINKED),
+    Walk("season_public_pdf", season_link, get=LINKED),
+    # Added while issues 11 and 12 were worked on: repair, share links, live boards
+    Walk("favicon.ico", get=Ask(PUBLIC, 301)),
+    Walk("partie_delete", partie, get=Ask(Role.SCORER), post=Ask(Role.SCORER, 302)),
+    Walk("partie_restore", lambda t: [t.gone.pk], post=Ask(Role.SCORER, 302)),
+    Walk("partie_archive", partie, post=Ask(Role.SCORER, 302, data=lambda t: {"archived": "1"})),
+    Walk("change_undo", lambda t: [t.partie.pk, t.dropped.pk], post=Ask(Role.SCORER, 302)),
+    Walk("evening_reopen", lambda t: [t.settled.pk], get=Ask(Role.OWNER),
+         post=Ask(Role.OWNER, 302)),
+    Walk("evening_reopen_undo", lambda t: [t.reopened.evening_id, t.reopened.pk],
+         post=Ask(Role.OWNER, 302)),
+    Walk("partie_share", partie, post=Ask(Role.SCORER, 302, data=lambda t: {"shared": "1"})),
+    Walk("evening_board", evening, get=READ),
+    Walk("evening_share", evening, post=Ask(Role.SCORER, 302, data=lambda t: {"shared": "1"})),
+    Walk("shared_evening_board", lambda t: [t.evening.share_token], get=LINKED),
+    Walk("club_board", slug, get=READ),
+]  # fmt: skip
+
+
+def expected(walk: Walk, ask: Ask, who: str) -> int | str:
+    """The status the rule gives ``who`` for ``ask``; "login" for the way to log in."""
+    if who in ask.special:
+        return ask.special[who]
+    if who in LOGGED_OUT and walk.logs_in:
+        return "login"
+    if ask.need == NO:
+        return 405
+    if ask.need == LINK:
+        return 404 if who == "anonymous" else ask.ok
+    if ask.need in (PUBLIC, LOGIN):
+        return ask.ok
+    if who == "outsider":
+        return 404
+    return ask.ok if ROLES[who].includes(ask.need) else 403
+
+
+def address(walk: Walk, t: Things, who: str) -> str:
+    args = walk.args(t)
+    if LINK in (walk.get.need, walk.post.need) and who == "anonymous":
+        args = [GUESSED_TOKEN]  # he does not hold the link
+    # A pattern without a name is walked by its route (see project_url_names).
+    url = f"/{walk.name}" if {".", "/"} & set(walk.name) else reverse(walk.name, args=args)
+    return f"{url}?{walk.query(t)}" if walk.query else url
+
+
+def snapshot() -> dict[str, list]:
+    """Every row of the project's tables and the users, for "a refused request changes
+    nothing". The league's caches are left out: a page that reads may fill them."""
+    models = [m for m in apps.get_models() if m.__module__.startswith("scorekeeper.")]
+    rows = {
+        m._meta.label: list(m.objects.order_by("pk").values())
+        for m in models
+        if not m.__name__.endswith("Cache")
+    }
+    rows["auth.User"] = list(User.objects.order_by("pk").values("pk", "username", "password"))
+    return rows
+
+
+@pytest.fixture
+def walk_things(things: ClubThings, club: Club, scorer, owner) -> Things:  # noqa: F811
+    """The club's things, a season of a league counting its parties, shared by a link,
+    the evening's board shared, and what the repair pages undo: a deleted partie, a
+    deleted hand, a reopened evening."""
+    today = timezone.localdate()
+    league = league_services.league_create(club=club, name="Club league")
+    season = league_services.season_create(
+        league=league,
+        name="Autumn",
+        starts_on=today - timedelta(days=30),
+        ends_on=today + timedelta(days=30),
+    )
+    league_services.season_share(season=season, shared=True)
+    services.evening_share(evening=things.evening)
+    gone = start(club, scorer, names=("Anna", "Ben"))
+    services.partie_delete(partie=gone, user=scorer)
+    services.hand_record(partie=things.partie, hand=K(2, 9, knocker="Ben"), user=scorer)
+    dropped = services.hand_delete(partie=things.partie, number=2, user=scorer).change
+    earlier = services.evening_start(
+        owner=scorer, club=club, name="Two weeks ago", played_on=date(2026, 11, 6)
+    )
+    closed = start(club, scorer, names=("Eve", "Finn"), evening=earlier)
+    services.hand_record(partie=closed, hand=G(80, knocker="Eve"), user=scorer)
+    services.evening_settle(evening=earlier)
+    reopened = services.evening_reopen(evening=earlier, user=owner)
+    return Things(**vars(things), season=season, gone=gone, dropped=dropped, reopened=reopened)
+
+
+@pytest.fixture
+def cast(owner, scorer, member, outsider) -> dict[str, Client]:  # noqa: F811
+    """A client for each of the cast; the two logged-out ones differ only in what they
+    hold (see ``address``)."""
+    users = {"owner": owner, "scorer": scorer, "member": member, "outsider": outsider}
+    clients = {name: Client() for name in CAST}
+    for name, user in users.items():
+        personal_club(user)  # made on first need: made now, it is no change of a request's
+        clients[name].force_login(user)
+    return clients
+
+
+def describe(response) -> int | str:
+    """The status, or "login" for a redirect to the login page."""
+    if response.status_code == 302 and response.url.startswith(f"{reverse('login')}?next="):
+        return "login"
+    return response.status_code
+
+
+@pytest.mark.parametrize("method", ["get", "post"])
+@pytest.mark.parametrize("walk", WALKS, ids=str)
+def test_everyone_gets_the_answer_the_rule_gives(walk_things, cast, walk, method):
+    ask: Ask = getattr(walk, method)
+    wrong = []
+    for who in CAST:
+        want = expected(walk, ask, who)
+        with transaction.atomic():
+            before = snapshot()
+            data = ask.data(walk_things) if ask.data else None
+            response = getattr(cast[who], method)(address(walk, walk_things, who), data)
+            got = describe(response)
+            changed = snapshot() != before
+            transaction.set_rollback(True)
+        allowed = want == ask.ok
+        writes = ask.changes if ask.changes is not None else method == "post" and ask.ok == 302
+        if got != want:
+            wrong.append(f"{who}: {got} instead of {want} ({response.content[:200]!r})")
+        elif not allowed and changed:
+            wrong.append(f"{who}: refused with {got} but a row changed")
+        elif allowed and writes and not changed:
+            wrong.append(f"{who}: allowed with {got} but nothing changed")
+    assert not wrong, f"{method.upper()} {walk}:\n" + "\n".join(wrong)
+
+
+def project_url_names(patterns=None, namespace: str = "") -> set[str]:
+    """Every URL pattern's name (its route when it has none), the admin's left out."""
+    names = set()
+    for pattern in get_resolver().url_patterns if patterns is None else patterns:
+        if isinstance(pattern, URLResolver):
+            if pattern.namespace == admin.site.name:
+                continue
+            names |= project_url_names(pattern.url_patterns)
+        elif isinstance(pattern, URLPattern):
+            names.add(pattern.name or str(pattern.pattern))
+    return names
+
+
+def test_every_url_of_the_project_has_a_line_in_the_walk():
+    walked = {walk.name for walk in WALKS}
+
+    assert project_url_names() - walked == set(), "add a Walk line for each new URL"
+    assert walked - project_url_names() == set(), "a Walk line for a URL that is gone"
+
+
+def admin_addresses() -> list[str]:
+    """The admin's front page, and the list and the add form of each model it shows."""
+    urls = [reverse("admin:index")]
+    for model in admin.site._registry:
+        meta = model._meta
+        urls.append(reverse(f"admin:{meta.app_label}_{meta.model_name}_changelist"))
+        urls.append(reverse(f"admin:{meta.app_label}_{meta.model_name}_add"))
+    return urls
+
+
+def test_the_admin_sends_whoever_is_not_staff_to_its_own_login(cast):
+    login = reverse("admin:login")
+    for who in ["anonymous", "outsider", "owner"]:
+        for url in admin_addresses():
+            for method in ("get", "post"):
+                response = getattr(cast[who], method)(url)
+                assert response.status_code == 302, (who, method, url)
+                assert response.url.startswith(f"{login}?next="), (who, method, url)
+
+
+def test_the_admin_lets_staff_in(cast):
+    """Its login is the admin's one door, not a wall for everyone."""
+    staff = User.objects.create_superuser("staff", password=PASSWORD)
+    client = Client()
+    client.force_login(staff)
+
+    for url in admin_addresses():
+        if url.endswith("/add/"):
+            continue  # some models are only listed (the login attempts, say)
+        assert client.get(url).status_code == 200, url
+
+
+def test_a_withdrawn_link_answers_whoever_held_it_404(walk_things, cast):
+    t = walk_things
+    held = [
+        reverse("shared_partie", args=[t.partie.share_token]),
+        reverse("shared_partie_pdf", args=[t.partie.share_token]),
+        reverse("shared_evening_board", args=[t.evening.share_token]),
+        reverse("season_public", args=[t.season.share_token]),
+        reverse("season_public_pdf", args=[t.season.share_token]),
+    ]
+    assert [cast["share"].get(url).status_code for url in held] == [200] * 5
+
+    owner = cast["owner"]
+    owner.post(reverse("partie_share", args=[t.partie.pk]), {"shared": "0"})
+    owner.post(reverse("evening_share", args=[t.evening.pk]), {"shared": "0"})
+    owner.post(reverse("season_share", args=[t.season.pk]), {"shared": "0"})
+
+    assert [cast["share"].get(url).status_code for url in held] == [404] * 5

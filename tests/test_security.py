@@ -1,0 +1,219 @@
+"""The front door: failed logins lock an account and an address; sign-ups are limited.
+
+The real login and sign-up views on the real database, where django-axes and the sign-up
+limit keep their counts: a second client (another phone, another app server) meets the
+same lockout.
+"""
+
+import os
+import subprocess
+import sys
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from axes.models import AccessAttempt
+from django.contrib.auth.models import User
+from django.test import Client, RequestFactory, override_settings
+from django.urls import reverse
+
+from scorekeeper.accounts import throttle
+from scorekeeper.accounts.models import SignupAttempt
+from tests.conftest import PASSWORD
+
+pytestmark = pytest.mark.django_db
+
+ROOT = Path(__file__).resolve().parent.parent
+HOME, ATTACKER = "192.0.2.10", "198.51.100.66"
+LOCKED = "Too many failed logins for this account or from this address."
+
+
+def log_in(username: str, password: str, address: str = HOME):
+    return Client(REMOTE_ADDR=address).post(
+        reverse("login"), {"username": username, "password": password}
+    )
+
+
+def fail(times: int, username: str = "owner", address: str = ATTACKER) -> None:
+    for _ in range(times):
+        response = log_in(username, "wrong guess", address)
+        assert response.status_code == 200
+        assert "Please enter a correct username and password" in response.text
+
+
+def lock(username: str = "owner", address: str = ATTACKER) -> None:
+    """Four wrong passwords, then the fifth locks the account and the address."""
+    fail(4, username, address)
+    expect_locked(log_in(username, "fifth guess", address))
+
+
+def expect_locked(response) -> None:
+    assert response.status_code == 429
+    assert LOCKED in response.text
+    assert "Wait 15 minutes, then try again." in response.text
+    # The login page itself, ready for the next try, not a bare error text.
+    assert '<form method="post"' in response.text
+    assert "_auth_user_id" not in response.wsgi_request.session
+
+
+def test_the_fifth_wrong_password_locks_the_account(owner: User):
+    lock()
+
+
+def test_the_right_password_does_not_get_in_during_a_lockout(owner: User):
+    lock()
+    expect_locked(log_in("owner", PASSWORD, ATTACKER))
+
+
+def test_an_account_is_locked_from_every_address(owner: User):
+    lock(address=ATTACKER)
+    expect_locked(log_in("owner", PASSWORD, HOME))
+
+
+def test_an_address_is_locked_for_every_account(owner: User, outsider: User):
+    for n in range(4):
+        fail(1, username=f"guess{n}", address=ATTACKER)
+    expect_locked(log_in("guess4", "wrong guess", ATTACKER))
+    expect_locked(log_in("outsider", PASSWORD, ATTACKER))
+    # The same account from its own address is not locked: only the address is.
+    response = log_in("outsider", PASSWORD, HOME)
+    assert response.status_code == 302
+    assert response.wsgi_request.user == outsider
+
+
+def test_failures_are_counted_in_the_database(owner: User):
+    fail(3)
+    attempt = AccessAttempt.objects.get(username="owner")
+    assert (attempt.ip_address, attempt.failures_since_start) == (ATTACKER, 3)
+    assert PASSWORD not in attempt.post_data
+
+
+def test_the_lockout_ends_after_the_cool_off(owner: User):
+    lock()
+    AccessAttempt.objects.update(
+        attempt_time=AccessAttempt.objects.get().attempt_time - timedelta(minutes=16)
+    )
+    response = log_in("owner", PASSWORD, ATTACKER)
+    assert response.status_code == 302
+    assert response.wsgi_request.user == owner
+
+
+def test_a_try_during_the_lockout_starts_the_cool_off_again(owner: User):
+    lock()
+    attempt = AccessAttempt.objects.get()
+    AccessAttempt.objects.update(attempt_time=attempt.attempt_time - timedelta(minutes=14))
+    expect_locked(log_in("owner", PASSWORD, ATTACKER))
+    AccessAttempt.objects.update(attempt_time=attempt.attempt_time - timedelta(minutes=2))
+    expect_locked(log_in("owner", PASSWORD, ATTACKER))
+
+
+def test_a_successful_login_clears_the_failures(owner: User):
+    fail(4, address=HOME)
+    assert log_in("owner", PASSWORD, HOME).status_code == 302
+    fail(4, address=HOME)
+    assert log_in("owner", PASSWORD, HOME).status_code == 302
+
+
+def test_the_lockout_keeps_the_typed_name_and_the_next_page(owner: User):
+    lock()
+    response = Client(REMOTE_ADDR=ATTACKER).post(
+        reverse("login"), {"username": "owner", "password": PASSWORD, "next": "/evenings/"}
+    )
+    expect_locked(response)
+    assert 'value="owner"' in response.text
+    assert 'name="next" value="/evenings/"' in response.text
+
+
+@pytest.mark.parametrize(
+    ("env", "expected"),
+    [({}, "5 0:15:00"), ({"LOGIN_FAILURE_LIMIT": "3", "LOGIN_COOLOFF_MINUTES": "60"}, "3 1:00:00")],
+)
+def test_the_limit_and_the_cool_off_come_from_the_environment(env, expected):
+    result = settings_in_subprocess(env, "print(s.AXES_FAILURE_LIMIT, s.AXES_COOLOFF_TIME)")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == expected
+
+
+def test_a_bad_limit_stops_the_start_up():
+    result = settings_in_subprocess({"LOGIN_FAILURE_LIMIT": "0"}, "")
+    assert result.returncode != 0
+    assert "LOGIN_FAILURE_LIMIT must be a whole number of at least 1" in result.stderr
+
+
+def settings_in_subprocess(env: dict[str, str], code: str) -> subprocess.CompletedProcess[str]:
+    names = ("LOGIN_FAILURE_LIMIT", "LOGIN_COOLOFF_MINUTES", "DEBUG")
+    clean = {k: v for k, v in os.environ.items() if k not in names}
+    return subprocess.run(
+        [sys.executable, "-c", f"import scorekeeper.settings as s; {code}"],
+        cwd=ROOT,
+        env=clean | env,
+        capture_output=True,
+        text=True,
+    )
+
+
+# Sign-up: SIGNUP_LIMIT forms per address within SIGNUP_WINDOW, counted in the database.
+
+
+def sign_up(username: str, address: str = ATTACKER, password: str = "gin rummy at the table"):
+    return Client(REMOTE_ADDR=address).post(
+        reverse("signup"), {"username": username, "password1": password, "password2": password}
+    )
+
+
+@override_settings(SIGNUP_LIMIT=3)
+def test_sign_ups_from_one_address_are_limited():
+    assert sign_up("first").status_code == 302
+    assert sign_up("second", password="short").status_code == 200  # a refused form counts
+    assert sign_up("third").status_code == 302
+    response = sign_up("fourth")
+    assert response.status_code == 429
+    assert "Too many sign-ups from this address. Wait 60 minutes, then try again." in response.text
+    assert '<form method="post"' in response.text
+    assert not User.objects.filter(username="fourth").exists()
+    assert SignupAttempt.objects.filter(address=ATTACKER).count() == 3
+
+
+@override_settings(SIGNUP_LIMIT=2)
+def test_the_sign_up_limit_is_per_address():
+    sign_up("first")
+    sign_up("second")
+    assert sign_up("third").status_code == 429
+    assert sign_up("third", address=HOME).status_code == 302
+    assert User.objects.filter(username="third").exists()
+
+
+@override_settings(SIGNUP_LIMIT=2)
+def test_sign_up_opens_again_after_the_window():
+    sign_up("first")
+    sign_up("second")
+    assert sign_up("third").status_code == 429
+    SignupAttempt.objects.update(
+        attempted_at=SignupAttempt.objects.first().attempted_at - timedelta(minutes=61)
+    )
+    assert sign_up("third").status_code == 302
+
+
+def test_looking_at_the_sign_up_page_is_not_counted():
+    for _ in range(20):
+        assert Client(REMOTE_ADDR=ATTACKER).get(reverse("signup")).status_code == 200
+    assert not SignupAttempt.objects.exists()
+
+
+# The address both limits count: behind trusted proxies, the one they saw.
+
+
+@pytest.mark.parametrize(
+    ("proxies", "forwarded", "expected"),
+    [
+        (0, "203.0.113.5", "10.0.0.1"),  # no proxy trusted: a forged header changes nothing
+        (1, "203.0.113.5", "203.0.113.5"),
+        (1, "6.6.6.6, 203.0.113.5", "203.0.113.5"),  # the client's own entry is ignored
+        (2, "203.0.113.5, 10.0.0.2", "203.0.113.5"),
+        (2, "", "10.0.0.1"),  # no header: the connection's address
+    ],
+)
+def test_the_client_address_behind_trusted_proxies(proxies, forwarded, expected):
+    request = RequestFactory().get("/", REMOTE_ADDR="10.0.0.1", HTTP_X_FORWARDED_FOR=forwarded)
+    with override_settings(TRUSTED_PROXIES=proxies):
+        assert throttle.client_address(request) == expected
