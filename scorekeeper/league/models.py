@@ -225,17 +225,16 @@ class SeasonCheckpoint(models.Model):
     """A season's league book as counted up to one game (``upto``: the partie's start,
     its id and the game's number), so that its standings are counted again from there
     with the games after it. It holds while the season's settings and the club's
-    ``full_version`` are those of ``key`` and the games and parties up to that game
-    are the very rows they were (their count and the sum of their keys: keys are
-    never reused)."""
+    ``full_version`` are those of ``key`` and the parties up to that game are as they
+    were: the same rows (their count and the sum of their keys, never reused) and no
+    write to any of them (the sum of their versions)."""
 
     season = models.OneToOneField(
         Season, on_delete=models.CASCADE, primary_key=True, related_name="checkpoint"
     )
     key = models.CharField(max_length=200)
     upto = models.JSONField()  # [started_at ISO, partie id, game number]
-    games = models.JSONField()  # [count, sum of keys] of the games up to it
-    parties = models.JSONField()  # [count, sum of keys] of the parties up to it
+    parties = models.JSONField()  # [count, sum of keys, sum of versions] of those up to it
     names = models.JSONField()  # {player id: name} seated in those parties
     state = models.JSONField()  # engine.LeagueBook.state()
 

@@ -14,6 +14,7 @@ from typing import NamedTuple
 
 from django.db.models import Count, Q, QuerySet, Sum
 from django.db.models.functions import Coalesce
+from django.utils import timezone
 
 from scorekeeper import engine
 from scorekeeper.table.models import Hand, Partie, Player, Seat
@@ -264,10 +265,11 @@ def _cache(season: Season, key: str) -> SeasonCache:
     }
     top = [line.player for line in table.lines[:MATRIX]]
     matrix = [(one, [meetings.get(one, {}).get(two) for two in top]) for one in top]
-    cached, _ = SeasonCache.objects.update_or_create(
-        season=season,
-        defaults={"key": key, "lines": lines, "head_to_head": meetings, "matrix": matrix},
-    )
+    cached = SeasonCache(season=season, key=key, lines=lines, head_to_head=meetings, matrix=matrix)
+    if not SeasonCache.objects.filter(season=season).update(
+        key=key, lines=lines, head_to_head=meetings, matrix=matrix, computed_at=timezone.now()
+    ):
+        cached.save(force_insert=True)
     return cached
 
 
@@ -278,34 +280,41 @@ TAIL = 500
 
 def _count(season: Season) -> tuple[engine.Standings, dict[int, str]]:
     """The season's standings, and the names of its players by id: resumed from the
-    season's checkpoint where the games and parties up to it are the rows they were,
-    else counted from the first game. Either way a checkpoint is kept TAIL games back."""
+    season's checkpoint where the parties up to it are as they were, else counted from
+    the first game. Either way a checkpoint is kept about TAIL games back."""
     parties = season_parties(season)
     key = _checkpoint_key(season)
     point = SeasonCheckpoint.objects.filter(season=season, key=key).first()
-    if point is not None and not _holds(point, parties):
+    if (
+        point is not None
+        and _fingerprint(parties.exclude(_partie_after(point.upto))) != point.parties
+    ):
         point = None
-    games, counted_parties = Game.objects.filter(partie__in=parties), parties
     if point is None:
         book, names = engine.LeagueBook(season.points), {}
+        seats = Seat.objects.filter(partie__in=parties)
     else:
         book = engine.LeagueBook.resume(point.state, season.points)
         names = {int(pk): name for pk, name in point.names.items()}
-        games = games.filter(_after(point.upto))
-        counted_parties = parties.filter(_partie_after(point.upto))
+        seats = Seat.objects.filter(partie__in=parties.filter(_partie_after(point.upto)))
     seated = list(
-        Seat.objects.filter(partie__in=counted_parties).values_list(
-            "player_id", "player__name", "partie__started_at", "partie_id"
+        seats.values_list(
+            "player_id", "player__name", "partie__started_at", "partie_id", "partie__version"
         )
     )
-    names.update((pk, name) for pk, name, _, _ in seated)
-    book.enter(sorted(names.values()))
+    names.update((seat[0], seat[1]) for seat in seated)
+    if point is None:
+        games = Game.objects.filter(partie__in=parties)
+    else:  # the games of the parties since the checkpoint's, and the rest of its own
+        since = {seat[3] for seat in seated} | {point.upto[1]}
+        games = Game.objects.filter(partie_id__in=since).filter(_after(point.upto))
     keyed = stored_results(games, names)
     moved = len(keyed) - TAIL if len(keyed) > (TAIL if point is None else 2 * TAIL) else None
-    for count, (_, result) in enumerate(keyed, start=1):
+    for count, (game, result) in enumerate(keyed, start=1):
         book.add(result)
         if count == moved:
-            _checkpoint_save(season, key, point, book, [g for g, _ in keyed[:count]], seated)
+            _checkpoint_save(season, key, point, book, game, seated)
+    book.enter(sorted(names.values()))  # those with no counted game too (not in the state)
     return book.standings(season.min_games), names
 
 
@@ -334,20 +343,13 @@ def _partie_after(upto: list) -> Q:
     return Q(started_at__gt=started) | Q(started_at=started, pk__gt=partie)
 
 
-def _fingerprints(upto: list, parties: QuerySet[Partie]) -> tuple[list[int], list[int]]:
-    """The count and the sum of the keys of the games, and of the parties, up to the
-    game ``upto`` names."""
-    games = Game.objects.filter(partie__in=parties).exclude(_after(upto))
-    up_to = parties.exclude(_partie_after(upto))
-    return (
-        [*games.aggregate(n=Count("pk"), s=Coalesce(Sum("pk"), 0)).values()],
-        [*up_to.aggregate(n=Count("pk"), s=Coalesce(Sum("pk"), 0)).values()],
+def _fingerprint(parties: QuerySet[Partie]) -> list[int]:
+    """The parties' count, the sum of their keys (never reused) and the sum of their
+    versions (every write to a partie counts one up)."""
+    figures = parties.aggregate(
+        n=Count("pk"), keys=Coalesce(Sum("pk"), 0), versions=Coalesce(Sum("version"), 0)
     )
-
-
-def _holds(point: SeasonCheckpoint, parties: QuerySet[Partie]) -> bool:
-    """Whether the games and parties up to the checkpoint are the rows it counted."""
-    return list(_fingerprints(point.upto, parties)) == [point.games, point.parties]
+    return [int(value) for value in figures.values()]
 
 
 def _checkpoint_save(
@@ -355,26 +357,23 @@ def _checkpoint_save(
     key: str,
     point: SeasonCheckpoint | None,
     book: engine.LeagueBook,
-    counted: list[GameKey],
-    seated: list[tuple[int, str, datetime, int]],
+    game: GameKey,
+    seated: list[tuple[int, str, datetime, int, int]],
 ) -> None:
-    """Keep the book as counted up to the last of the ``counted`` games (those after
-    ``point``), with the fingerprints and names of the rows it was counted from: the
-    players seated in the parties up to that game's only (a later one may go)."""
-    last = counted[-1]
-    mark = (last.started_at, last.partie_id)
-    names, games, parties = (
-        (dict(point.names), point.games, point.parties) if point else ({}, [0, 0], [0, 0])
-    )
-    up_to = {partie for _, _, started, partie in seated if (started, partie) <= mark}
-    names.update((str(pk), name) for pk, name, started, partie in seated if partie in up_to)
+    """Keep the book as counted up to ``game``, with the fingerprint of the parties up
+    to its partie and the names of the players seated in them (the seats ``seated``
+    read are those since ``point``)."""
+    mark = (game.started_at, game.partie_id)
+    names = dict(point.names) if point else {}
+    n, keys, versions = point.parties if point else (0, 0, 0)
+    parties = {seat[3]: seat[4] for seat in seated if (seat[2], seat[3]) <= mark}
+    names.update((str(seat[0]), seat[1]) for seat in seated if seat[3] in parties)
     SeasonCheckpoint.objects.update_or_create(
         season=season,
         defaults={
             "key": key,
-            "upto": [last.started_at.isoformat(), last.partie_id, last.number],
-            "games": [games[0] + len(counted), games[1] + sum(g.pk for g in counted)],
-            "parties": [parties[0] + len(up_to), parties[1] + sum(up_to)],
+            "upto": [game.started_at.isoformat(), game.partie_id, game.number],
+            "parties": [n + len(parties), keys + sum(parties), versions + sum(parties.values())],
             "names": names,
             "state": book.state(results_kept=TREND),
         },

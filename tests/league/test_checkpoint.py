@@ -47,7 +47,7 @@ def test_games_appended_after_the_checkpoint_are_counted_from_it(play, season, s
     games(play, [("Anna", "Ben"), ("Ben", "Carl"), ("Carl", "Anna")])
     table(season)
     point = SeasonCheckpoint.objects.get(season=season)
-    assert point.games[0] == 1  # three games, the checkpoint two behind
+    assert point.parties[0] == 1  # three games, the checkpoint two behind
 
     games(play, [("Dora", "Anna"), ("Ben", "Eva")])  # Dora and Eva are new
     resumed = table(season)
@@ -57,7 +57,7 @@ def test_games_appended_after_the_checkpoint_are_counted_from_it(play, season, s
 
     games(play, [("Anna", "Carl"), ("Eva", "Dora")])  # seven: more than twice two after it
     assert table(season) == counted_afresh(season)
-    assert SeasonCheckpoint.objects.get(season=season).games[0] == 5  # moved on
+    assert SeasonCheckpoint.objects.get(season=season).parties[0] == 5  # moved on
 
 
 def test_a_correction_before_the_checkpoint_counts_from_the_first_game(
@@ -65,7 +65,7 @@ def test_a_correction_before_the_checkpoint_counts_from_the_first_game(
 ):
     first, *_ = games(play, [("Anna", "Ben"), ("Ben", "Carl"), ("Carl", "Anna"), ("Ben", "Dora")])
     table(season)
-    assert SeasonCheckpoint.objects.get(season=season).games[0] == 2
+    assert SeasonCheckpoint.objects.get(season=season).parties[0] == 2
 
     services.hand_edit(partie=first, number=1, hand=G(90, knocker="Ben"), user=owner)
     corrected = table(season)
@@ -91,3 +91,18 @@ def test_a_renamed_player_counts_from_the_first_game(play, season, owner, short_
     assert "Karl" in [line.player for line, _, _ in renamed]
     assert "Carl" not in [line.player for line, _, _ in renamed]
     assert renamed == counted_afresh(season)
+
+
+def test_a_deleted_partie_leaves_the_standings_before_or_after_the_checkpoint(
+    play, season, owner, short_tail
+):
+    parties = games(play, [("Anna", "Ben"), ("Ben", "Carl"), ("Carl", "Anna"), ("Ben", "Dora")])
+    table(season)
+
+    services.partie_delete(partie=parties[-1], user=owner)  # after the checkpoint
+    after = table(season)
+    assert after == counted_afresh(season)
+    assert "Dora" not in [line.player for line, _, _ in after]
+
+    services.partie_delete(partie=parties[0], user=owner)  # before it
+    assert table(season) == counted_afresh(season)
