@@ -221,29 +221,37 @@ class SeasonCache(models.Model):
         return f"{self.season} @ {self.key}"
 
 
-class SeasonCheckpoint(models.Model):
-    """A season's league book as counted up to one game (``upto``: the partie's start,
-    its id and the game's number), so that its standings are counted again from there
-    with the games after it. It holds while the season's settings and the club's
-    ``full_version`` are those of ``key`` and the parties up to that game are as they
-    were: the same rows (their count and the sum of their keys, never reused) and no
-    write to any of them (the sum of their versions)."""
+class BookCheckpoint(models.Model):
+    """A league book (a season's, or a club's all time) as counted up to one game
+    (``upto``: the partie's start, its id and the game's number), so that it is counted
+    again from there with the games after it (``league.books``). It holds while ``key``
+    (the club's ``full_version``, and a season's settings) is the owner's and the parties
+    up to that game are as they were."""
 
     season = models.OneToOneField(
-        Season, on_delete=models.CASCADE, primary_key=True, related_name="checkpoint"
+        Season, on_delete=models.CASCADE, null=True, blank=True, related_name="checkpoint"
+    )
+    club = models.OneToOneField(
+        "clubs.Club", on_delete=models.CASCADE, null=True, blank=True, related_name="+"
     )
     key = models.CharField(max_length=200)
     upto = models.JSONField()  # [started_at ISO, partie id, game number]
     parties = models.JSONField()  # [count, sum of keys, sum of versions] of those up to it
-    names = models.JSONField()  # {player id: name} seated in those parties
+    names = models.JSONField()  # {player id: name} seated in those parties (a season's)
     state = models.JSONField()  # engine.LeagueBook.state()
 
     class Meta:
         verbose_name = _("standings checkpoint")
         verbose_name_plural = _("standings checkpoints")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(season__isnull=True) ^ Q(club__isnull=True),
+                name="checkpoint_of_a_season_or_a_club",
+            )
+        ]
 
     def __str__(self) -> str:
-        return f"{self.season} @ {self.upto}"
+        return f"{self.season or self.club_id} @ {self.upto}"
 
 
 class PlayerCache(models.Model):

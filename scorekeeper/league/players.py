@@ -24,15 +24,16 @@ from django.utils.formats import number_format
 from scorekeeper import engine
 from scorekeeper.table.models import Partie, Player
 
+from . import books
 from .models import (
-    Game,
+    BookCheckpoint,
     GamePlayer,
     PartieStats,
     PlayerCache,
     ResultsVersion,
     Season,
 )
-from .selectors import GameKey, season_line, stored_results
+from .selectors import season_line
 
 
 def club_players(club_id: int, query: str = "") -> QuerySet[Player]:
@@ -220,14 +221,6 @@ class PlayerRecord:
     chart: RatingChart | None  # None before his first closed game
 
 
-def club_results(club_id: int) -> tuple[list[tuple[GameKey, engine.GameResult]], dict[int, Player]]:
-    """Every closed game of the club in playing order with its result, and the club's
-    players by id."""
-    players = {player.pk: player for player in Player.objects.filter(club_id=club_id)}
-    names = {pk: player.name for pk, player in players.items()}
-    return stored_results(Game.objects.filter(partie__club_id=club_id), names), players
-
-
 def player_record(player: Player) -> PlayerRecord:
     """The player's results, seasons, head-to-head, hands and rating in his club: as
     cached while the club's results are those they were computed from, else computed for
@@ -275,10 +268,37 @@ def club_version(club_id: int) -> int:
 
 
 def _cache_club(club_id: int, key: str) -> None:
-    """Every player's all-time record in the club, computed at once and cached."""
-    games, players = club_results(club_id)
+    """Every player's all-time record in the club, computed at once and cached: the
+    club's book resumed from its checkpoint (each player's results up to it are the
+    first ones of his cached record), else counted from the first game."""
+    players = {player.pk: player for player in Player.objects.filter(club_id=club_id)}
     by_name = {p.name: p for p in players.values()}
-    table = engine.standings([result for _, result in games], list(by_name))
+    earlier: dict[str, list] = {}
+
+    def resumable(point: BookCheckpoint) -> bool:
+        """His cached results up to the checkpoint: as many as his games up to it."""
+        kept = dict(PlayerCache.objects.filter(player__club_id=club_id).values_list(
+            "player__name", "results"
+        ))  # fmt: skip
+        for name, (games, *_) in point.state["counts"].items():
+            if len(kept.get(name, ())) < games:
+                return False
+            earlier[name] = kept[name][:games]
+        return True
+
+    counted = books.count(
+        {"club_id": club_id},
+        Partie.objects.filter(club_id=club_id),
+        engine.LeaguePoints(),
+        str(books.full_version(club_id)),
+        {pk: player.name for pk, player in players.items()},
+        resumable,
+    )
+    if counted.resumed is None:
+        earlier.clear()
+    games = counted.games
+    counted.book.enter(by_name)
+    table = counted.book.standings()
     lines = {line.player: line for line in table.lines}
     played: dict[str, list] = defaultdict(list)
     for game, result in games:
@@ -315,7 +335,8 @@ def _cache_club(club_id: int, key: str) -> None:
                     line.rating.mu,
                     line.rating.sigma,
                 ],  # fmt: skip
-                results=[
+                results=earlier.get(name, [])
+                + [
                     [*row, rating.mu, rating.sigma]
                     for row, rating in zip(played[name], history, strict=True)
                 ],

@@ -4,31 +4,25 @@ stored results (no partie is replayed), in a fixed number of queries."""
 from __future__ import annotations
 
 import hashlib
-from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
 from decimal import Decimal
 from functools import cached_property
-from typing import NamedTuple
 
-from django.db.models import Count, Q, QuerySet, Sum
-from django.db.models.functions import Coalesce
+from django.db.models import Q, QuerySet, Sum
 from django.utils import timezone
 
 from scorekeeper import engine
 from scorekeeper.table.models import Hand, Partie, Player, Seat
-from scorekeeper.table.selectors import plain_amount
 
+from . import books
+from .books import stored_results
 from .models import (
     Game,
-    GamePayment,
-    GamePlayer,
     PartieStats,
     ResultsVersion,
     Season,
     SeasonCache,
-    SeasonCheckpoint,
 )
 
 TREND = 5  # results shown as a player's trend
@@ -128,51 +122,6 @@ class SeasonTable:
         return [name for name, _ in self.matrix]
 
 
-class GameKey(NamedTuple):
-    """Where a stored game was played: its partie and its number there, and when the
-    partie started (what orders the games)."""
-
-    partie_id: int
-    number: int
-    started_at: datetime | None = None
-    pk: int | None = None
-
-
-def stored_results(
-    games: QuerySet[Game], names: dict[int, str]
-) -> list[tuple[GameKey, engine.GameResult]]:
-    """The engine's results of the stored ``games``, in playing order, rebuilt from their
-    rows as plain values (a club has tens of thousands); ``names`` by player id."""
-    outcome: dict[int, tuple[list[str], list[str]]] = defaultdict(lambda: ([], []))
-    rows = GamePlayer.objects.filter(game__in=games.values("pk")).order_by("pk")
-    for game, player, won in rows.values_list("game_id", "player_id", "won"):
-        outcome[game][0 if won else 1].append(names[player])
-    paid: dict[int, list[engine.Payment]] = defaultdict(list)
-    lines = GamePayment.objects.filter(game__in=games.values("pk")).order_by("pk")
-    for game, payer, payee, points, amount in lines.values_list(
-        "game_id", "payer_id", "payee_id", "points", "amount"
-    ):
-        # The column pads to four places: the amount as it was settled (5.4000 is 5.40).
-        paid[game].append(engine.Payment(names[payer], names[payee], points, plain_amount(amount)))
-    ordered = games.order_by("partie__started_at", "partie_id", "number")
-    results = []
-    for pk, partie, number, started_at, shutout, ranking, ranks in ordered.values_list(
-        "pk", "partie_id", "number", "partie__started_at", "shutout", "ranking", "ranks"
-    ):
-        winners, losers = outcome[pk]
-        result = engine.GameResult(
-            number,
-            tuple(winners),
-            tuple(losers),
-            shutout,
-            tuple(tuple(names[player] for player in side) for side in ranking),
-            tuple(ranks),
-            tuple(paid[pk]),
-        )
-        results.append((GameKey(partie, number, started_at, pk), result))
-    return results
-
-
 def season_results(season: Season) -> tuple[list[engine.GameResult], dict[int, str]]:
     """The season's closed games in playing order, and the name of every player seated
     in its parties (listed even without a counted game)."""
@@ -238,7 +187,15 @@ def _settings_digest(season: Season) -> str:
 
 def _cache(season: Season, key: str) -> SeasonCache:
     """Count the season's standings from the stored results and keep them."""
-    table, names = _count(season)
+    counted = books.count(
+        {"season": season},
+        season_parties(season),
+        season.points,
+        f"{books.full_version(season.league.club_id)}:{_settings_digest(season)}",
+    )
+    names = counted.names
+    counted.book.enter(sorted(names.values()))  # those with no counted game too
+    table = counted.book.standings(season.min_games)
     ids = {name: pk for pk, name in names.items()}
     totals = (
         PartieStats.objects.filter(partie__in=season_parties(season))
@@ -271,113 +228,6 @@ def _cache(season: Season, key: str) -> SeasonCache:
     ):
         cached.save(force_insert=True)
     return cached
-
-
-# A checkpoint stays this many games behind the last; the games after it are counted
-# again after every change, and it moves on once they are twice as many.
-TAIL = 500
-
-
-def _count(season: Season) -> tuple[engine.Standings, dict[int, str]]:
-    """The season's standings, and the names of its players by id: resumed from the
-    season's checkpoint where the parties up to it are as they were, else counted from
-    the first game. Either way a checkpoint is kept about TAIL games back."""
-    parties = season_parties(season)
-    key = _checkpoint_key(season)
-    point = SeasonCheckpoint.objects.filter(season=season, key=key).first()
-    if (
-        point is not None
-        and _fingerprint(parties.exclude(_partie_after(point.upto))) != point.parties
-    ):
-        point = None
-    if point is None:
-        book, names = engine.LeagueBook(season.points), {}
-        seats = Seat.objects.filter(partie__in=parties)
-    else:
-        book = engine.LeagueBook.resume(point.state, season.points)
-        names = {int(pk): name for pk, name in point.names.items()}
-        seats = Seat.objects.filter(partie__in=parties.filter(_partie_after(point.upto)))
-    seated = list(
-        seats.values_list(
-            "player_id", "player__name", "partie__started_at", "partie_id", "partie__version"
-        )
-    )
-    names.update((seat[0], seat[1]) for seat in seated)
-    if point is None:
-        games = Game.objects.filter(partie__in=parties)
-    else:  # the games of the parties since the checkpoint's, and the rest of its own
-        since = {seat[3] for seat in seated} | {point.upto[1]}
-        games = Game.objects.filter(partie_id__in=since).filter(_after(point.upto))
-    keyed = stored_results(games, names)
-    moved = len(keyed) - TAIL if len(keyed) > (TAIL if point is None else 2 * TAIL) else None
-    for count, (game, result) in enumerate(keyed, start=1):
-        book.add(result)
-        if count == moved:
-            _checkpoint_save(season, key, point, book, game, seated)
-    book.enter(sorted(names.values()))  # those with no counted game too (not in the state)
-    return book.standings(season.min_games), names
-
-
-def _checkpoint_key(season: Season) -> str:
-    full = (
-        ResultsVersion.objects.filter(club_id=season.league.club_id)
-        .values_list("full_version", flat=True)
-        .first()
-    )
-    return f"{full or 0}:{_settings_digest(season)}"
-
-
-def _after(upto: list) -> Q:
-    """The games played after the game ``upto`` names, in playing order."""
-    started, partie, number = datetime.fromisoformat(upto[0]), upto[1], upto[2]
-    return (
-        Q(partie__started_at__gt=started)
-        | Q(partie__started_at=started, partie_id__gt=partie)
-        | Q(partie__started_at=started, partie_id=partie, number__gt=number)
-    )
-
-
-def _partie_after(upto: list) -> Q:
-    """The parties started after the partie of the game ``upto`` names."""
-    started, partie = datetime.fromisoformat(upto[0]), upto[1]
-    return Q(started_at__gt=started) | Q(started_at=started, pk__gt=partie)
-
-
-def _fingerprint(parties: QuerySet[Partie]) -> list[int]:
-    """The parties' count, the sum of their keys (never reused) and the sum of their
-    versions (every write to a partie counts one up)."""
-    figures = parties.aggregate(
-        n=Count("pk"), keys=Coalesce(Sum("pk"), 0), versions=Coalesce(Sum("version"), 0)
-    )
-    return [int(value) for value in figures.values()]
-
-
-def _checkpoint_save(
-    season: Season,
-    key: str,
-    point: SeasonCheckpoint | None,
-    book: engine.LeagueBook,
-    game: GameKey,
-    seated: list[tuple[int, str, datetime, int, int]],
-) -> None:
-    """Keep the book as counted up to ``game``, with the fingerprint of the parties up
-    to its partie and the names of the players seated in them (the seats ``seated``
-    read are those since ``point``)."""
-    mark = (game.started_at, game.partie_id)
-    names = dict(point.names) if point else {}
-    n, keys, versions = point.parties if point else (0, 0, 0)
-    parties = {seat[3]: seat[4] for seat in seated if (seat[2], seat[3]) <= mark}
-    names.update((str(seat[0]), seat[1]) for seat in seated if seat[3] in parties)
-    SeasonCheckpoint.objects.update_or_create(
-        season=season,
-        defaults={
-            "key": key,
-            "upto": [game.started_at.isoformat(), game.partie_id, game.number],
-            "parties": [n + len(parties), keys + sum(parties), versions + sum(parties.values())],
-            "names": names,
-            "state": book.state(results_kept=TREND),
-        },
-    )
 
 
 def _row_data(

@@ -13,8 +13,8 @@ from scorekeeper import engine
 from scorekeeper.clubs import services as club_services
 from scorekeeper.clubs.models import Role
 from scorekeeper.league import services as league_services
+from scorekeeper.league.books import stored_results
 from scorekeeper.league.models import Game, GamePayment, GamePlayer, PartieStats
-from scorekeeper.league.players import club_results
 from scorekeeper.league.selectors import season_table
 from scorekeeper.table import services
 from scorekeeper.table.models import EveningPayment, Hand, HandChange, Partie, Player, Seat
@@ -424,7 +424,8 @@ def test_the_rating_chart_is_a_well_formed_svg_with_a_point_per_game(client_of, 
     assert len(points) == 2 and len(svg.findall(f"{SVG}circle")) == 2
     texts = [t.text for t in svg.iter(f"{SVG}text")]
     assert "Games" in texts and "Rating" in texts
-    results, _ = club_results(ben.club_id)
+    names = dict(Player.objects.filter(club_id=ben.club_id).values_list("pk", "name"))
+    results = stored_results(Game.objects.filter(partie__club_id=ben.club_id), names)
     history = engine.standings([result for _, result in results], ["Ben"]).history["Ben"]
     record = response.context["record"]
     assert record.chart.ratings == tuple(r.ordinal for r in history)

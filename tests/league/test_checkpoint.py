@@ -1,13 +1,14 @@
-"""Standings resumed from a season's checkpoint are those counted from the first game,
-whatever changed since: a game appended, a partie started later, a hand corrected before
-the checkpoint, a player renamed."""
+"""Standings and player records resumed from a checkpoint are those counted from the
+first game, whatever changed since: a game appended, a partie started later, a hand
+corrected before the checkpoint, a partie deleted, a player renamed."""
 
 from __future__ import annotations
 
 import pytest
 
-from scorekeeper.league import selectors
-from scorekeeper.league.models import SeasonCheckpoint
+from scorekeeper.league import books, selectors
+from scorekeeper.league.models import BookCheckpoint
+from scorekeeper.league.players import player_record
 from scorekeeper.league.services import results_changed
 from scorekeeper.table import services
 from scorekeeper.table.models import Player
@@ -22,13 +23,13 @@ def table(season) -> list:
 
 def counted_afresh(season) -> list:
     """The standings with no checkpoint to resume from (it is put back afterwards)."""
-    kept = list(SeasonCheckpoint.objects.filter(season=season).values())
-    SeasonCheckpoint.objects.filter(season=season).delete()
+    kept = list(BookCheckpoint.objects.filter(season=season).values())
+    BookCheckpoint.objects.filter(season=season).delete()
     results_changed(club_id=season.league.club_id)
     fresh = table(season)
-    SeasonCheckpoint.objects.filter(season=season).delete()
+    BookCheckpoint.objects.filter(season=season).delete()
     for row in kept:
-        SeasonCheckpoint.objects.create(**row)
+        BookCheckpoint.objects.create(**row)
     results_changed(club_id=season.league.club_id)
     return fresh
 
@@ -36,7 +37,7 @@ def counted_afresh(season) -> list:
 @pytest.fixture
 def short_tail(monkeypatch):
     """A checkpoint two games behind the last, moved on after four."""
-    monkeypatch.setattr(selectors, "TAIL", 2)
+    monkeypatch.setattr(books, "TAIL", 2)
 
 
 def games(play, pairs):
@@ -46,18 +47,18 @@ def games(play, pairs):
 def test_games_appended_after_the_checkpoint_are_counted_from_it(play, season, short_tail):
     games(play, [("Anna", "Ben"), ("Ben", "Carl"), ("Carl", "Anna")])
     table(season)
-    point = SeasonCheckpoint.objects.get(season=season)
+    point = BookCheckpoint.objects.get(season=season)
     assert point.parties[0] == 1  # three games, the checkpoint two behind
 
     games(play, [("Dora", "Anna"), ("Ben", "Eva")])  # Dora and Eva are new
     resumed = table(season)
-    assert SeasonCheckpoint.objects.get(season=season).upto == point.upto  # resumed from it
+    assert BookCheckpoint.objects.get(season=season).upto == point.upto  # resumed from it
     assert resumed == counted_afresh(season)
     assert {line.player for line, _, _ in resumed} >= {"Dora", "Eva"}
 
     games(play, [("Anna", "Carl"), ("Eva", "Dora")])  # seven: more than twice two after it
     assert table(season) == counted_afresh(season)
-    assert SeasonCheckpoint.objects.get(season=season).parties[0] == 5  # moved on
+    assert BookCheckpoint.objects.get(season=season).parties[0] == 5  # moved on
 
 
 def test_a_correction_before_the_checkpoint_counts_from_the_first_game(
@@ -65,7 +66,7 @@ def test_a_correction_before_the_checkpoint_counts_from_the_first_game(
 ):
     first, *_ = games(play, [("Anna", "Ben"), ("Ben", "Carl"), ("Carl", "Anna"), ("Ben", "Dora")])
     table(season)
-    assert SeasonCheckpoint.objects.get(season=season).parties[0] == 2
+    assert BookCheckpoint.objects.get(season=season).parties[0] == 2
 
     services.hand_edit(partie=first, number=1, hand=G(90, knocker="Ben"), user=owner)
     corrected = table(season)
@@ -106,3 +107,48 @@ def test_a_deleted_partie_leaves_the_standings_before_or_after_the_checkpoint(
 
     services.partie_delete(partie=parties[0], user=owner)  # before it
     assert table(season) == counted_afresh(season)
+
+
+def record(player: Player) -> tuple:
+    """A player's all-time record as his page shows it, results with ratings included."""
+    got = player_record(player)
+    return (
+        got.line,
+        [(r.partie.pk, r.number, r.won, r.net_points, r.rating) for r in got.results],
+        [(o.player.pk, o.meeting) for o in got.opponents],
+    )
+
+
+def records_afresh(club_id: int) -> dict:
+    """Every player's record with no checkpoint to resume from (it is put back)."""
+    kept = list(BookCheckpoint.objects.filter(club_id=club_id).values())
+    BookCheckpoint.objects.filter(club_id=club_id).delete()
+    results_changed(club_id=club_id)
+    fresh = {p.name: record(p) for p in Player.objects.filter(club_id=club_id)}
+    BookCheckpoint.objects.filter(club_id=club_id).delete()
+    for row in kept:
+        BookCheckpoint.objects.create(**row)
+    results_changed(club_id=club_id)
+    return fresh
+
+
+def test_player_records_resumed_from_the_clubs_checkpoint_are_those_counted_afresh(
+    play, season, owner, short_tail
+):
+    parties = games(play, [("Anna", "Ben"), ("Ben", "Carl"), ("Carl", "Anna"), ("Ben", "Dora")])
+    club_id = parties[0].club_id
+    anna = Player.objects.get(name="Anna")
+    record(anna)
+    point = BookCheckpoint.objects.get(club_id=club_id)
+    assert point.parties[0] == 2
+
+    games(play, [("Anna", "Dora"), ("Eva", "Ben")])  # appended: resumed
+    now = {p.name: record(p) for p in Player.objects.filter(club_id=club_id)}
+    assert BookCheckpoint.objects.get(club_id=club_id).upto == point.upto
+    assert now == records_afresh(club_id)
+    assert len(now["Anna"][1]) == 3
+
+    services.hand_edit(partie=parties[0], number=1, hand=G(90, knocker="Ben"), user=owner)
+    assert {p.name: record(p) for p in Player.objects.filter(club_id=club_id)} == records_afresh(
+        club_id
+    )
