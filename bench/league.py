@@ -205,7 +205,7 @@ def run(args: argparse.Namespace) -> int:
           f"{verdict(changed <= 200)}")  # fmt: skip
     print(
         f"  player page after a game closed: {statistics.median(player_after):.0f} ms "
-        "(his all-time record counted again)"
+        "(his all-time record resumed from the club's checkpoint)"
     )
     print(f"  league recording {ratio:.2f}x (<= 1.5x): {verdict(ratio <= 1.5)}")
     return 0
