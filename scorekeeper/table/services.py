@@ -642,7 +642,7 @@ def _store_result(
 def summary_of(session: engine.Session) -> dict:
     """What lists show of a partie without replaying it: names, hands, totals, winner."""
     games = session.games()
-    totals = [[(name, final.total) for name, final in game.players.items()] for game in games]
+    totals = [[[name, final.total] for name, final in game.players.items()] for game in games]
     return {
         "players": list(session.players),
         "hands": len(session.lines),

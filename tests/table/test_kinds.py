@@ -216,7 +216,7 @@ def test_the_hollywood_example_of_the_rules_gives_each_game_its_totals(
     client_owner, hollywood_example
 ):
     summary = hollywood_example.summary
-    assert summary["games"] == [
+    assert [dict(game) for game in summary["games"]] == [
         {"You": 80, "Opp": 62},
         {"You": 62, "Opp": 50},
         {"You": 37, "Opp": 20},
@@ -283,7 +283,7 @@ def test_a_hollywood_game_that_closes_is_marked_and_its_net_shows(client_owner, 
     assert "Game 2: " not in html and "Game 3: " not in html
     hollywood_example.refresh_from_db()
     assert hollywood_example.state == "running"
-    assert hollywood_example.summary["games"][0] == {"You": 300, "Opp": 122}
+    assert hollywood_example.game_totals[0] == [("You", 300), ("Opp", 122)]
 
 
 def test_once_all_three_hollywood_games_closed_a_further_hand_is_refused(
@@ -356,7 +356,7 @@ def test_a_match_game_that_closes_leaves_the_next_hand_to_game_2(client_owner, m
     assert "Game 2, hand 5: Anna deals." in html
     assert "Anna 1 – Ben 0</p>" in html
     assert totals_in(last_row(html)) == [0, 17]  # game 2's running totals
-    assert match.summary["games"] == [{"Anna": 242, "Ben": 56}, {"Anna": 0, "Ben": 17}]
+    assert match.game_totals == [[("Anna", 242), ("Ben", 56)], [("Anna", 0), ("Ben", 17)]]
     assert match.summary["totals"] == {"Anna": 0, "Ben": 17}
 
 
@@ -373,10 +373,10 @@ def test_a_best_of_3_match_played_to_the_end(client_owner, match):
     assert match.state == "closed"
     assert match.closed_at is not None
     assert match.summary["winner"] == "Anna"
-    assert match.summary["games"] == [
-        {"Anna": 242, "Ben": 56},
-        {"Anna": 0, "Ben": 357},
-        {"Anna": 320, "Ben": 0},
+    assert match.game_totals == [
+        [("Anna", 242), ("Ben", 56)],
+        [("Anna", 0), ("Ben", 357)],
+        [("Anna", 320), ("Ben", 0)],
     ]
     html = page(client_owner, match)
     assert "The partie is over: Anna won." in html
@@ -750,7 +750,7 @@ def test_the_tally_command_on_an_export_of_each_kind_equals_the_engines_tally(
         {name: column["total"] for name, column in game["players"].items()}
         for game in printed["games"]
     ]
-    assert totals == played.summary["games"]
+    assert totals == [dict(game) for game in played.game_totals]
     sheet = selectors.partie_sheet(played)
     assert printed["settlement"] == [
         {"from": p.payer, "to": p.payee, "points": p.points, "amount": str(p.amount)}
