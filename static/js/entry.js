@@ -38,14 +38,18 @@
     element.focus();
   }
 
+  // The words waiting to be said: a later message (or the server's answer) replaces them.
+  let pending = null;
+
   function say(text, isError) {
     const status = document.getElementById("entry-status");
     if (!status) return;
     status.classList.toggle("error", !!isError);
     status.setAttribute("role", isError ? "alert" : "status");
     // Emptied first, so that a screen reader says the same words again.
+    window.clearTimeout(pending);
     status.textContent = "";
-    window.setTimeout(() => { status.textContent = text; }, 50);
+    if (text) pending = window.setTimeout(() => { status.textContent = text; }, 50);
   }
 
   // Set while the hand form's request is on its way: the answer may replace the form (the
@@ -55,6 +59,7 @@
   document.addEventListener("htmx:beforeRequest", (event) => {
     if (!fromHandForm(event.detail)) return;
     sent = true;
+    window.clearTimeout(pending); // an answer may come before the words were said
     const status = document.getElementById("entry-status");
     if (status && status.classList.contains("error")) say("", false);
   });
