@@ -36,11 +36,14 @@ class BoundsError(ValueError):
     """A value outside its bounds, or not of its kind; the message says which.
 
     ``reason`` is the bound alone (``"at most 100"``), for a caller that words the
-    message its own way."""
+    message its own way; ``code`` (``not_whole``, ``too_low``, ``too_high``,
+    ``not_plain``, ``not_finite``, ``too_precise``) and ``params`` let a user interface
+    word it in its own language."""
 
-    def __init__(self, message: str, reason: str = ""):
+    def __init__(self, message: str, reason: str = "", code: str = "", **params: Any):
         super().__init__(message)
         self.reason = reason or message
+        self.code, self.params = code, params
 
 
 # Money: a stake per point and the unit money is rounded to. Four decimal places, as
@@ -102,12 +105,20 @@ def check_integer(name: str, value: Any, low: int | None = None, high: int | Non
     if low is None or high is None:
         low, high = RULE_INTEGERS[name]
     if isinstance(value, bool) or not isinstance(value, int):
-        raise BoundsError(f"{name} must be a whole number, not {shorten(value)}", "a whole number")
+        raise BoundsError(
+            f"{name} must be a whole number, not {shorten(value)}", "a whole number", "not_whole"
+        )
     if value < low:
-        raise BoundsError(f"{name} must be at least {low}, not {value}", f"at least {low}")
+        raise BoundsError(
+            f"{name} must be at least {low}, not {value}", f"at least {low}", "too_low", low=low
+        )
     if value > high:
         raise BoundsError(
-            f"{name} must be between {low} and {high}, not {shorten(value)}", f"at most {high}"
+            f"{name} must be between {low} and {high}, not {shorten(value)}",
+            f"at most {high}",
+            "too_high",
+            low=low,
+            high=high,
         )
     return value
 
@@ -143,19 +154,36 @@ def check_money(
         raise BoundsError(
             f'{name}: {shorten(value)} is not a plain decimal number like "0.05"',
             "digits and a decimal point only (no sign, exponent or words)",
+            "not_plain",
         )
     if amount is None:
         raise BoundsError(
-            f'{name}: {shorten(value)} is not a money amount like "0.05"', "a finite number"
+            f'{name}: {shorten(value)} is not a money amount like "0.05"',
+            "a finite number",
+            "not_finite",
         )
     if amount < low:
-        raise BoundsError(f"{name} must be at least {low}, not {shorten(value)}", f"at least {low}")
+        raise BoundsError(
+            f"{name} must be at least {low}, not {shorten(value)}",
+            f"at least {low}",
+            "too_low",
+            low=low,
+        )
     if amount > high:
-        raise BoundsError(f"{name} must be at most {high}, not {shorten(value)}", f"at most {high}")
+        raise BoundsError(
+            f"{name} must be at most {high}, not {shorten(value)}",
+            f"at most {high}",
+            "too_high",
+            low=low,
+            high=high,
+        )
     if amount != amount.quantize(MONEY_QUANTUM):
         reason = f"at most {MONEY_PLACES} decimal places"
         raise BoundsError(
-            f"{name}: {shorten(value)} has more than {MONEY_PLACES} decimal places", reason
+            f"{name}: {shorten(value)} has more than {MONEY_PLACES} decimal places",
+            reason,
+            "too_precise",
+            places=MONEY_PLACES,
         )
     return amount
 
@@ -180,18 +208,39 @@ def name_problem(name: Any, longest: int = MAX_NAME_LENGTH) -> str | None:
     >>> name_problem("Anna"), name_problem(" Anna"), name_problem("An\\x00na")
     (None, 'begins or ends with a space: remove it', 'holds a control character: remove it')
     """
+    trouble = name_trouble(name, longest)
+    return None if trouble is None else NAME_TROUBLES[trouble] % {"longest": longest}
+
+
+# What name_trouble finds, in English (a user interface words the codes its own way).
+NAME_TROUBLES = {
+    "name_empty": "is not a name: give text that is not empty",
+    "name_too_long": "is longer than %(longest)s characters",
+    "name_spaces": "begins or ends with a space: remove it",
+    "name_surrogate": "holds a lone surrogate (broken Unicode): remove it",
+    "name_control": "holds a control character: remove it",
+}
+
+
+def name_trouble(name: Any, longest: int = MAX_NAME_LENGTH) -> str | None:
+    """The code of what is wrong with a name (a key of NAME_TROUBLES); None when it can
+    be stored and shown.
+
+    >>> name_trouble("Anna"), name_trouble("A" * 61), name_trouble("")
+    (None, 'name_too_long', 'name_empty')
+    """
     if not isinstance(name, str) or not name.strip():
-        return "is not a name: give text that is not empty"
+        return "name_empty"
     if len(name) > longest:
-        return f"is longer than {longest} characters"
+        return "name_too_long"
     if name != name.strip():
-        return "begins or ends with a space: remove it"
+        return "name_spaces"
     char = unprintable(name)
     if char is None:
         return None
     if unicodedata.category(char) == "Cs":
-        return "holds a lone surrogate (broken Unicode): remove it"
-    return "holds a control character: remove it"
+        return "name_surrogate"
+    return "name_control"
 
 
 def unprintable(text: str) -> str | None:

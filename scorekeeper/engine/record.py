@@ -36,6 +36,7 @@ from .bounds import (
     BoundsError,
     check_money,
     name_problem,
+    name_trouble,
     shorten,
 )
 from .cards import Card, CardError, parse_cards
@@ -52,19 +53,54 @@ from .tally import Payment, Tally
 FORMAT = "scorekeeper/1"
 
 
+# One problem of a record, for a user interface to word: a code and its parameters.
+Problem = tuple[str, dict[str, Any]]
+
+
 class RecordError(ValueError):
     """A record that cannot be read or replayed; ``errors`` holds one line per problem.
+
+    Beside each line, ``problems`` holds its code and parameters (``("", {})`` where a
+    line has none), for a user interface to word it in its own language (see
+    ``table.messages.explain_record``); a refused hand's problem (``hand``) carries the
+    engine's HandError or CardError, a refused rule's (``rules``) its RulesError.
 
     A text that is no JSON to read at all (too large, too deep, broken) also gives the
     ``code`` and ``params`` of its JSONTextError, for a user interface to word it."""
 
-    def __init__(self, errors: list[str], code: str | None = None, **params: Any):
+    def __init__(
+        self,
+        errors: list[str],
+        code: str | None = None,
+        *,
+        problems: list[Problem] | None = None,
+        **params: Any,
+    ):
         super().__init__("\n".join(errors))
         self.errors, self.code, self.params = errors, code, params
+        self.problems = problems if problems is not None else [("", {}) for _ in errors]
 
     @classmethod
     def of_text(cls, error: JSONTextError) -> RecordError:
         return cls([str(error)], error.code, **error.params)
+
+
+class Problems:
+    """The error lines of a record, each with its code and parameters beside it."""
+
+    def __init__(self) -> None:
+        self.errors: list[str] = []
+        self.problems: list[Problem] = []
+
+    def add(self, line: str, code: str, **params: Any) -> None:
+        self.errors.append(line)
+        self.problems.append((code, params))
+
+    def __bool__(self) -> bool:
+        return bool(self.errors)
+
+    def error(self) -> RecordError:
+        return RecordError(self.errors, problems=self.problems)
 
 
 @dataclass(frozen=True)
@@ -93,15 +129,28 @@ def loads(text: str | bytes) -> Record:
 def parse_record(data: Any) -> Record:
     """Check the record's structure and each hand's fields (not yet the scoring)."""
     if not isinstance(data, dict):
-        raise RecordError(["a record is a JSON object with kind, rules, players and hands"])
-    errors: list[str] = []
+        raise RecordError(
+            ["a record is a JSON object with kind, rules, players and hands"],
+            problems=[("not_object", {})],
+        )
+    errors = Problems()
     fmt = data.get("format", FORMAT)
     if fmt != FORMAT:
-        errors.append(f"unknown format {shorten(fmt)}: expected {FORMAT!r}")
+        errors.add(
+            f"unknown format {shorten(fmt)}: expected {FORMAT!r}",
+            "unknown_format",
+            value=shorten(fmt),
+            expected=FORMAT,
+        )
     kind = data.get("kind", "two_player")
     count = None  # how many players the kind seats; unknown for an unknown kind
     if not isinstance(kind, str) or kind not in KINDS:
-        errors.append(f"unknown kind {shorten(kind)}: choose one of {', '.join(KINDS)}")
+        errors.add(
+            f"unknown kind {shorten(kind)}: choose one of {', '.join(KINDS)}",
+            "unknown_kind",
+            value=shorten(kind),
+            kinds=KINDS,
+        )
         kind = "two_player"  # read the rest as far as it goes
     else:
         count = session_class(kind).seats
@@ -113,38 +162,52 @@ def parse_record(data: Any) -> Record:
     try:
         rules = Ruleset.from_dict(raw_rules)
     except RulesError as error:
-        errors.append(f"rules: {error}")
+        errors.add(f"rules: {error}", "rules", error=error)
         rules = Ruleset()
     players = data.get("players")
     names = isinstance(players, list) and all(isinstance(p, str) and p.strip() for p in players)
     if names:  # each name one the table can seat and show: short, no control characters
         for name in players:
-            trouble = name_problem(name)
+            trouble = name_trouble(name)
             if trouble:
                 quoted = repr(name) if len(name) <= 2 * MAX_NAME_LENGTH else shorten(name)
-                errors.append(f"players: {quoted} {trouble}")  # the rest read on as given
+                line = f"players: {quoted} {name_problem(name)}"
+                errors.add(line, trouble, name=quoted, longest=MAX_NAME_LENGTH)  # read on
     wrong_count = names and count is not None and len(players) not in count
     if not names or len(set(players)) != len(players) or wrong_count:
         if count is None:
-            errors.append("players: give the players as a list of different names")
+            errors.add("players: give the players as a list of different names", "players")
         else:
             label = kind.replace("_", "-")
-            errors.append(
+            errors.add(
                 f"players: a {label} record names "
-                f"{count_words(count[0], count[-1])} different players"
+                f"{count_words(count[0], count[-1])} different players",
+                "players_count",
+                kind=kind,
+                fewest=count[0],
+                most=count[-1],
             )
         players = ["?" * n for n in range(1, (count[0] if count else 2) + 1)]
     first_dealer = data.get("first_dealer")
     if first_dealer is not None and first_dealer not in players:
-        errors.append(f"first_dealer: {shorten(first_dealer)} is not one of the players")
+        errors.add(
+            f"first_dealer: {shorten(first_dealer)} is not one of the players",
+            "first_dealer",
+            value=shorten(first_dealer),
+        )
     stake = _stake(data.get("stake", rules_stake), errors)
     stakes = _stakes(data.get("stakes"), kind, players, errors)
     raw_hands = data.get("hands", [])
     if not isinstance(raw_hands, list):
-        errors.append("hands: a list of hands is expected")
+        errors.add("hands: a list of hands is expected", "hands_not_list")
         raw_hands = []
     elif len(raw_hands) > MAX_HANDS:
-        errors.append(f"hands: a partie holds at most {MAX_HANDS} hands, not {len(raw_hands)}")
+        errors.add(
+            f"hands: a partie holds at most {MAX_HANDS} hands, not {len(raw_hands)}",
+            "too_many_hands",
+            most=MAX_HANDS,
+            count=len(raw_hands),
+        )
         raw_hands = []
     read = parse_round if session_class(kind).entry is Round else parse_hand
     hands: list[Hand | Round] = []
@@ -152,9 +215,9 @@ def parse_record(data: Any) -> Record:
         try:
             hands.append(read(raw, rules))
         except (HandError, CardError) as error:
-            errors.append(problem(number, error))
+            errors.add(problem(number, error), "hand", **hand_params(number, error))
     if errors:
-        raise RecordError(errors)
+        raise errors.error()
     return Record(kind, rules, tuple(players), first_dealer, stake, tuple(hands), stakes)
 
 
@@ -163,6 +226,11 @@ def problem(number: int, error: Exception) -> str:
     table = getattr(error, "table", None)
     where = f"hand {number}" if table is None else f"hand {number}, table {table}"
     return f"{where}: {error}"
+
+
+def hand_params(number: int, error: HandError | CardError) -> dict[str, Any]:
+    """The parameters of a refused hand's problem: its number, table and refusal."""
+    return {"number": number, "table": getattr(error, "table", None), "error": error}
 
 
 def parse_round(raw: Any, rules: Ruleset | None = None) -> Round:
@@ -178,7 +246,11 @@ def parse_round(raw: Any, rules: Ruleset | None = None) -> Round:
         try:
             hands.append(parse_hand(table, rules))
         except (HandError, CardError) as error:
-            refusal = error if isinstance(error, HandError) else HandError("bad_card", str(error))
+            refusal = (
+                error
+                if isinstance(error, HandError)
+                else HandError("bad_card", str(error), cause=error)
+            )
             refusal.table = number
             raise refusal from None
     return Round((hands[0], hands[1]))
@@ -215,7 +287,9 @@ def parse_hand(raw: Any, rules: Ruleset | None = None) -> Hand:
         )
     upcard = raw.get("upcard")
     if upcard is not None and not isinstance(upcard, str):
-        raise CardError(f'upcard: give a card code like "7S", not {shorten(upcard)}')
+        raise CardError(
+            f'upcard: give a card code like "7S", not {shorten(upcard)}', token=shorten(upcard)
+        )
     if "knocker_cards" in raw or "defender_cards" in raw:
         return _hand_from_cards(raw, rules if rules is not None else Ruleset())
     kind = (
@@ -254,7 +328,9 @@ def _hand_from_cards(raw: dict[str, Any], rules: Ruleset) -> Hand:
         try:
             cards[name] = parse_cards(value, (10, 11) if name == "knocker_cards" else (10,))
         except CardError as error:
-            raise CardError(f"{name}: {error}", code=error.code, token=error.token) from None
+            raise CardError(
+                f"{name}: {error}", code=error.code, token=error.token, **error.params
+            ) from None
     melds = raw.get("knocker_melds")
     if melds is not None and (
         not isinstance(melds, list) or not all(isinstance(m, list | str) for m in melds)
@@ -304,33 +380,46 @@ def _hand_from_cards(raw: dict[str, Any], rules: Ruleset) -> Hand:
     return outcome.hand
 
 
-def _stake(value: Any, errors: list[str], where: str = "stake") -> Decimal:
+def _stake(value: Any, errors: Problems, player: str | None = None) -> Decimal:
     """A stake per point within the bounds: a plain decimal from 0 to MAX_STAKE."""
+    where = "stake" if player is None else f"stakes: {player}"
     try:
         return check_money(where, value)
     except BoundsError as error:
-        errors.append(
-            f'{where}: {shorten(value)} is not a money amount per point like "0.05": {error.reason}'
+        errors.add(
+            f"{where}: {shorten(value)} is not a money amount per point like "
+            f'"0.05": {error.reason}',
+            "stake",
+            player=player,
+            value=shorten(value),
+            bound=error,
         )
         return Decimal(0)
 
 
-def _stakes(value: Any, kind: str, players: list[str], errors: list[str]) -> dict[str, Decimal]:
+def _stakes(value: Any, kind: str, players: list[str], errors: Problems) -> dict[str, Decimal]:
     """A chouette's stakes per player: ``{"Y": "0.10", ...}``; absent means none."""
     if value is None:
         return {}
     if not session_class(kind).own_stakes:
-        errors.append("stakes: a stake per player is for a chouette; give one stake")
+        errors.add("stakes: a stake per player is for a chouette; give one stake", "stakes_kind")
         return {}
     if not isinstance(value, dict):
-        errors.append("""stakes: give each player's stake per point, like {"Y": "0.10"}""")
+        errors.add(
+            """stakes: give each player's stake per point, like {"Y": "0.10"}""",
+            "stakes_not_object",
+        )
         return {}
     stakes = {}
     for name, amount in value.items():
         if name not in players:
-            errors.append(f"stakes: {shorten(name)} is not one of the players")
+            errors.add(
+                f"stakes: {shorten(name)} is not one of the players",
+                "stakes_player",
+                value=shorten(name),
+            )
         else:
-            stakes[name] = _stake(amount, errors, f"stakes: {name}")
+            stakes[name] = _stake(amount, errors, name)
     return stakes
 
 
@@ -343,15 +432,15 @@ def replay(record: Record) -> Session:
     try:
         session = session_class(record.kind)(record.players, record.rules, record.first_dealer)
     except ValueError as error:  # an unsupported kind, the wrong players, a stranger dealing
-        raise RecordError([str(error)]) from None
-    errors = []
+        raise RecordError([str(error)], problems=[("setup", {"error": error})]) from None
+    errors = Problems()
     for number, entry in enumerate(record.hands, start=1):
         try:
             session.record(entry)
         except HandError as error:
-            errors.append(problem(number, error))
+            errors.add(problem(number, error), "hand", **hand_params(number, error))
     if errors:
-        raise RecordError(errors)
+        raise errors.error()
     return session
 
 

@@ -39,7 +39,14 @@ UPCARD = "upcard"  # knock_limit value: the upcard sets the limit (Oklahoma)
 
 
 class RulesError(ValueError):
-    """An unknown preset or parameter, or a value a parameter cannot take."""
+    """An unknown preset or parameter, or a value a parameter cannot take.
+
+    ``code`` and ``params`` let a user interface word the message in its own language
+    (``messages.explain_rules``); ``str()`` gives the English sentence."""
+
+    def __init__(self, message: str, code: str = "", **params: Any):
+        super().__init__(message)
+        self.code, self.params = code, params
 
 
 class Shutout(enum.StrEnum):
@@ -96,7 +103,10 @@ class Ruleset:
         # A preset read from JSON may be a list or object, which cannot be a dict key.
         if not isinstance(self.preset, str) or self.preset not in PRESETS_VALUES:
             raise RulesError(
-                f"unknown preset {shorten(self.preset)}: choose one of {', '.join(PRESETS_VALUES)}"
+                f"unknown preset {shorten(self.preset)}: choose one of {', '.join(PRESETS_VALUES)}",
+                "unknown_preset",
+                value=shorten(self.preset),
+                presets=", ".join(PRESETS_VALUES),
             )
 
     @property
@@ -106,7 +116,7 @@ class Ruleset:
     def replace(self, **changes: Any) -> Ruleset:
         unknown = sorted(set(changes) - set(PARAMETERS) - {"preset"})
         if unknown:
-            raise RulesError(f"unknown rule parameter {shorten(unknown[0])}")
+            raise _unknown_parameter(unknown[0])
         return dataclasses.replace(self, **changes)
 
     def to_dict(self) -> dict[str, Any]:
@@ -117,7 +127,9 @@ class Ruleset:
     def from_dict(cls, data: dict[str, Any]) -> Ruleset:
         """A preset name (classic when absent) plus any parameter overrides."""
         if not isinstance(data, dict):
-            raise RulesError("rules must be an object with a preset and parameter overrides")
+            raise RulesError(
+                "rules must be an object with a preset and parameter overrides", "not_object"
+            )
         overrides = dict(data)
         return preset(overrides.pop("preset", "classic"), **overrides)
 
@@ -148,10 +160,21 @@ def _clean(name: str, value: Any) -> Any:
             return _CHOICES[name](value)
         except ValueError:
             options = ", ".join(c.value for c in _CHOICES[name])
-            raise RulesError(f"{name} must be one of {options}, not {shorten(value)}") from None
+            raise RulesError(
+                f"{name} must be one of {options}, not {shorten(value)}",
+                "not_choice",
+                name=name,
+                options=options,
+                value=shorten(value),
+            ) from None
     if name in _BOOLEANS:
         if not isinstance(value, bool):
-            raise RulesError(f"{name} must be true or false, not {shorten(value)}")
+            raise RulesError(
+                f"{name} must be true or false, not {shorten(value)}",
+                "not_boolean",
+                name=name,
+                value=shorten(value),
+            )
         return value
     # Every number within the bounds of engine/bounds.py, so that what a partie comes to
     # can be computed, stored and settled.
@@ -161,7 +184,13 @@ def _clean(name: str, value: Any) -> Any:
         except BoundsError as error:
             raise RulesError(
                 f"money_unit must be a positive decimal like 0.01, not {shorten(value)}: "
-                f"{error.reason} (from {MIN_MONEY_UNIT} to {MAX_MONEY_UNIT})"
+                f"{error.reason} (from {MIN_MONEY_UNIT} to {MAX_MONEY_UNIT})",
+                "money_unit",
+                name=name,
+                value=shorten(value),
+                low=MIN_MONEY_UNIT,
+                high=MAX_MONEY_UNIT,
+                bound=error,
             ) from None
     try:
         if name == "knock_limit" and value == UPCARD:
@@ -170,9 +199,16 @@ def _clean(name: str, value: Any) -> Any:
             return None
         value = check_integer(name, value)
     except BoundsError as error:
-        raise RulesError(str(error)) from None
+        raise RulesError(
+            str(error), "bounds", name=name, value=shorten(value), bound=error
+        ) from None
     if name == "best_of" and value % 2 == 0:
-        raise RulesError(f"best_of must be odd so that a match has a winner, not {value}")
+        raise RulesError(
+            f"best_of must be odd so that a match has a winner, not {value}",
+            "best_of_even",
+            name=name,
+            value=value,
+        )
     return value
 
 
@@ -209,8 +245,20 @@ PRESETS: tuple[str, ...] = tuple(PRESETS_VALUES)
 def preset(name: str = "classic", **overrides: Any) -> Ruleset:
     """The ruleset of a named preset, with any parameter overridden."""
     if not isinstance(name, str) or name not in PRESETS_VALUES:
-        raise RulesError(f"unknown preset {shorten(name)}: choose one of {', '.join(PRESETS)}")
+        raise RulesError(
+            f"unknown preset {shorten(name)}: choose one of {', '.join(PRESETS)}",
+            "unknown_preset",
+            value=shorten(name),
+            presets=", ".join(PRESETS),
+        )
     unknown = sorted(set(overrides) - set(PARAMETERS))
     if unknown:
-        raise RulesError(f"unknown rule parameter {shorten(unknown[0])}")
+        raise _unknown_parameter(unknown[0])
     return Ruleset(preset=name, **(PRESETS_VALUES[name] | overrides))
+
+
+def _unknown_parameter(name: Any) -> RulesError:
+    """A parameter RULES.md §8 does not have (refused: RULES.md §10, decision 13)."""
+    return RulesError(
+        f"unknown rule parameter {shorten(name)}", "unknown_parameter", name=shorten(name)
+    )

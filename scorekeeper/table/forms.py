@@ -23,7 +23,7 @@ from scorekeeper.renderers import DateInput
 from scorekeeper.sheets.data import PAD_KINDS
 from scorekeeper.vocabulary import CHOICE_WORDS, KIND_NAMES, PRESET_LABELS, RULE_HELP
 
-from .messages import explain, record_text_message
+from .messages import explain, explain_record, record_text_message
 from .models import Evening, Hand, Partie, Player
 
 CHOICE_ENUMS = {
@@ -662,11 +662,8 @@ class ImportForm(forms.Form):
             raise forms.ValidationError(_("Paste a game record or choose a file."))
         try:
             data["record"] = loads(text)  # any text: a record or a RecordError, never worse
-        except RecordError as error:
-            if error.code is not None:  # no JSON to read: said in the player's words
-                message = record_text_message(error.code, **error.params)
-                raise forms.ValidationError(message) from None
-            raise forms.ValidationError(error.errors) from None
+        except RecordError as error:  # each problem in the player's words
+            raise forms.ValidationError(explain_record(error)) from None
         return data
 
 

@@ -25,8 +25,8 @@ from scorekeeper.clubs.models import Club, Membership
 from scorekeeper.clubs.services import personal_club
 from scorekeeper.engine import bounds
 from scorekeeper.engine.record import (
+    Problems,
     Record,
-    RecordError,
     entry_json,
     parse_hand,
     parse_round,
@@ -536,14 +536,16 @@ def _written(
 def _check_names(names: Sequence[str]) -> None:
     """Names the table can seat as they are: the engine accepts any text, a Player does not."""
     longest = Player._meta.get_field("name").max_length
-    errors = []
+    errors = Problems()
     for name in names:
         if name != name.strip():
-            errors.append(f"players: {name!r} begins or ends with a space: remove it")
+            line = f"players: {name!r} begins or ends with a space: remove it"
+            errors.add(line, "name_spaces", name=repr(name))
         elif len(name) > longest:
-            errors.append(f"players: {name!r} is longer than {longest} characters")
+            line = f"players: {name!r} is longer than {longest} characters"
+            errors.add(line, "name_too_long", name=repr(name), longest=longest)
     if errors:
-        raise RecordError(errors)
+        raise errors.error()
 
 
 def _locked(partie: Partie) -> tuple[Partie, dict[str, Player], list[Hand]]:

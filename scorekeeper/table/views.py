@@ -61,7 +61,7 @@ from .forms import (
     kind_seats,
     rule_initial,
 )
-from .messages import explain
+from .messages import explain, explain_record
 from .models import Evening, Partie, Unscorable, scoring
 
 PRESET_NOTICE = gettext_lazy(
@@ -501,7 +501,7 @@ def partie_import(request: HttpRequest) -> HttpResponse:
                 record=form.cleaned_data["record"],
             )
         except RecordError as error:
-            form.add_error(None, error.errors)
+            form.add_error(None, explain_record(error))
         else:
             return redirect(partie)
     context = {"form": form, "club_form": club_form}

@@ -248,14 +248,14 @@ def test_the_import_says_why_a_text_is_no_record(client_owner, text, message):
 @pytest.mark.parametrize(
     ("change", "line"),
     [
-        ({"rules": {"money_unit": "1e-30"}}, "rules: money_unit must be a positive decimal"),
-        ({"stake": "1e9"}, "stake: '1e9' is not a money amount per point"),
-        ({"stake": 1e308}, "stake: 1e+308 is not a money amount per point"),
-        ({"rules": {"game_bonus": 10**15}}, "rules: game_bonus must be between 0 and 1000"),
+        ({"rules": {"money_unit": "1e-30"}}, "Rules: The money unit '1e-30' is not a decimal"),
+        ({"stake": "1e9"}, "The stake '1e9' is not a money amount per point"),
+        ({"stake": 1e308}, "The stake 1e+308 is not a money amount per point"),
+        ({"rules": {"game_bonus": 10**15}}, "Rules: Game bonus cannot be 1000000000000000"),
         ({"players": ["A\x00", "B"]}, None),  # NUL: refused as text, before the record
-        ({"hands": [{"no_game": "Zed"}]}, "hand 1: no_game must be true or false, not 'Zed'"),
-        ({"rules": {"preset": "classic", "colour": 1}}, "rules: unknown rule parameter 'colour'"),
-        ({"hands": [{"no_game": True}] * (bounds.MAX_HANDS + 1)}, "hands: a partie holds at most"),
+        ({"hands": [{"no_game": "Zed"}]}, "Hand 1: no_game must be true or false."),
+        ({"rules": {"preset": "classic", "colour": 1}}, "Rules: There is no rule 'colour'"),
+        ({"hands": [{"no_game": True}] * (bounds.MAX_HANDS + 1)}, "Hands: a partie holds at most"),
     ],
 )
 def test_the_import_refuses_what_poisoned_a_partie_before(client_owner, change, line):

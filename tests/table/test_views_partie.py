@@ -562,7 +562,7 @@ def test_importing_a_record_with_a_hand_over_the_limit_names_the_hand_and_create
 
     assert response.status_code == 400
     assert response.context["form"].non_field_errors() == [
-        "hand 3: a knock with 11 deadwood is over the knock limit of 10"
+        "Hand 3: A knock with 11 deadwood is over the knock limit of 10."
     ]
     assert Partie.objects.count() == 0
     assert Player.objects.count() == 0
@@ -578,7 +578,7 @@ def test_importing_a_record_whose_player_name_ends_in_a_space_says_so_and_create
 
     assert response.status_code == 400
     assert response.context["form"].non_field_errors() == [
-        "players: 'Anna ' begins or ends with a space: remove it"
+        "Players: the name 'Anna ' begins or ends with a space: remove it."
     ]
     assert Partie.objects.count() == 0
     assert Player.objects.count() == 0
