@@ -129,7 +129,7 @@ def count(
     for number, (game, result) in enumerate(keyed, start=1):
         book.add(result)
         if number == moved:
-            _save(owner, key, point, book, game, marks, seated)
+            _save(owner, key, point, book, game, marks, since if seated else None)
     return Counted(book, names, keyed, point)
 
 
@@ -169,24 +169,28 @@ def _save(
     book: engine.LeagueBook,
     game: GameKey,
     marks: list[tuple[int, datetime, int]],
-    seated: bool,
+    since: QuerySet[Partie] | None,
 ) -> None:
     """Keep the book as counted up to ``game``, with the fingerprint of the parties up
     to its partie (``marks``: those since ``point``) and, where the players are those
-    seated, the names of the players seated in them (a later partie may yet go)."""
+    seated in ``since`` (the parties since ``point``), the names of those seated up to
+    it (a later partie may yet go)."""
     mark = (game.started_at, game.partie_id)
-    upto = {pk: version for pk, started, version in marks if (started, pk) <= mark}
+    upto = [game.started_at.isoformat(), game.partie_id, game.number]
+    counted = {pk: version for pk, started, version in marks if (started, pk) <= mark}
     n, keys, versions = point.parties if point else (0, 0, 0)
     names = dict(point.names) if point else {}
-    if seated:
-        seats = Seat.objects.filter(partie_id__in=upto).values_list("player_id", "player__name")
-        names.update((str(pk), name) for pk, name in seats)
+    if since is not None:
+        seated = Seat.objects.filter(partie__in=since.exclude(_partie_after(upto)))
+        names.update(
+            (str(pk), name) for pk, name in seated.values_list("player_id", "player__name")
+        )
     BookCheckpoint.objects.update_or_create(
         **owner,
         defaults={
             "key": key,
-            "upto": [game.started_at.isoformat(), game.partie_id, game.number],
-            "parties": [n + len(upto), keys + sum(upto), versions + sum(upto.values())],
+            "upto": upto,
+            "parties": [n + len(counted), keys + sum(counted), versions + sum(counted.values())],
             "names": names,
             "state": book.state(results_kept=RESULTS_KEPT),
         },
