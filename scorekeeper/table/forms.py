@@ -10,6 +10,7 @@ from typing import Any
 
 from django import forms
 from django.contrib.auth import get_user_model
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.text import format_lazy
@@ -678,8 +679,11 @@ class EveningPartieForm(forms.Form):
     """One of the club's parties, to put into its evening.
 
     The list offers the parties of no evening first, then those of the club's other
-    open evenings, under a heading that says they move from there; a partie of a
-    settled evening stays where it is, and the refusal names that evening."""
+    open evenings, under a heading that says they move from there: the OFFERED most
+    recent (a club's history runs to thousands). A partie of a settled evening stays
+    where it is, and the refusal names that evening."""
+
+    OFFERED = 50
 
     partie = forms.ModelChoiceField(
         label=_("Partie"), queryset=Partie.objects.none(), empty_label=_("Choose a partie")
@@ -695,7 +699,8 @@ class EveningPartieForm(forms.Form):
             .order_by("-started_at", "-id")
         )
         free, elsewhere = [], {}
-        for partie in field.queryset:
+        movable = field.queryset.filter(Q(evening=None) | Q(evening__settled_at=None))
+        for partie in movable[: self.OFFERED]:
             if partie.evening is None:
                 free.append((partie.pk, partie_label(partie)))
             elif not partie.evening.is_settled:

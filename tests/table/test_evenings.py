@@ -20,6 +20,7 @@ from pypdf import PdfReader
 from scorekeeper import engine
 from scorekeeper.formats import money_text
 from scorekeeper.table import selectors, services
+from scorekeeper.table.forms import EveningPartieForm
 from scorekeeper.table.models import Evening, EveningPayment, Partie, Player
 
 pytestmark = pytest.mark.django_db
@@ -895,3 +896,20 @@ def test_a_refused_evening_keeps_the_typed_iso_date_in_german(client_owner):
     assert response.status_code == 400
     assert 'name="played_on" value="2026-11-23"' in response.content.decode()
     assert Evening.objects.count() == 0
+
+
+def test_the_add_a_partie_list_offers_the_most_recent_parties_only(owner):
+    """A club's history runs to thousands of parties: the list offers the latest ones,
+    and any other partie of no evening can still be added by its key."""
+    evening = services.evening_start(owner=owner, name="Club night", played_on=date(2026, 11, 20))
+    parties = [
+        services.partie_start(owner=owner, names=["Anna", "Ben"], rules=engine.preset("classic"))
+        for _ in range(EveningPartieForm.OFFERED + 2)
+    ]
+    form = EveningPartieForm(evening=evening)
+    offered = [value for value, _ in form.fields["partie"].choices if value != ""]
+    assert len(offered) == EveningPartieForm.OFFERED
+    assert parties[0].pk not in offered and parties[-1].pk in offered
+
+    oldest = EveningPartieForm({"partie": parties[0].pk}, evening=evening)
+    assert oldest.is_valid(), oldest.errors
