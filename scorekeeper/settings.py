@@ -131,9 +131,10 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    # A partie the engine cannot score any more: its repair page instead of a 500.
-    "scorekeeper.table.middleware.UnscorableMiddleware",
     "csp.middleware.CSPMiddleware",
+    # A partie the engine cannot score any more: its repair page instead of a 500 (inside
+    # the CSP middleware, so the repair page carries the policy too).
+    "scorekeeper.table.middleware.UnscorableMiddleware",
     # Last (axes requires it): turns a login refused for a lockout into the login page
     # with the lockout message.
     "axes.middleware.AxesMiddleware",

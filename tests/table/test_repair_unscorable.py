@@ -57,6 +57,7 @@ def test_partie_page_shows_the_hands_and_why_instead_of_a_500(client_owner, pois
     assert reverse("partie_rules_change", args=[poisoned.pk]) in html
     assert reverse("partie_delete", args=[poisoned.pk]) in html
     assert reverse("hand_edit", args=[poisoned.pk, 3]) in html
+    assert "script-src 'self'" in response["Content-Security-Policy"]  # under the policy too
 
 
 @pytest.mark.parametrize("url", ["partie_pdf", "evening_detail", "evening_pdf"])
