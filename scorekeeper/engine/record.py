@@ -209,11 +209,10 @@ def parse_record(data: Any) -> Record:
             count=len(raw_hands),
         )
         raw_hands = []
-    read = parse_round if session_class(kind).entry is Round else parse_hand
     hands: list[Hand | Round] = []
     for number, raw in enumerate(raw_hands, start=1):
         try:
-            hands.append(read(raw, rules))
+            hands.append(parse_entry(kind, raw, rules))
         except (HandError, CardError) as error:
             errors.add(problem(number, error), "hand", **hand_params(number, error))
     if errors:
@@ -231,6 +230,11 @@ def problem(number: int, error: Exception) -> str:
 def hand_params(number: int, error: HandError | CardError) -> dict[str, Any]:
     """The parameters of a refused hand's problem: its number, table and refusal."""
     return {"number": number, "table": getattr(error, "table", None), "error": error}
+
+
+def parse_entry(kind: str, raw: Any, rules: Ruleset | None = None) -> Hand | Round:
+    """One entry of a record of ``kind``: a hand, or a partnership's round."""
+    return (parse_round if session_class(kind).entry is Round else parse_hand)(raw, rules)
 
 
 def parse_round(raw: Any, rules: Ruleset | None = None) -> Round:

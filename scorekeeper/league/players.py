@@ -73,7 +73,7 @@ class Result:
     @property
     def numbered(self) -> bool:
         """Whether the partie names its games ("Game 2"): a match, Hollywood."""
-        return engine.session_class(self.partie.kind).numbered
+        return self.partie.session_class.numbered
 
 
 @dataclass(frozen=True)

@@ -175,6 +175,8 @@ class ScoreSheet:
     stake: Decimal
     stakes: tuple[tuple[str, Decimal], ...]  # chouette: a member's own stake
     upcards: bool  # Oklahoma: every hand shows its upcard
+    who: tuple[engine.Who, ...]  # what a hand line says of who played it (the engine's)
+    lines_per_row: int  # a partnership round: a line per table
     parts: tuple[Part, ...]
     payments: tuple[PaymentLine, ...]
     balances: tuple[Balance, ...]
@@ -361,6 +363,8 @@ def sheet_of(
             (name, record.stakes[name]) for name in record.players if name in record.stakes
         ),
         upcards=record.rules.is_oklahoma,
+        who=session.who_columns(),
+        lines_per_row=session.hands_per_entry,
         parts=tuple(sheet_part(part, record.rules, for_money) for part in parts),
         payments=tuple(
             PaymentLine(_game_label(session, game), p.payer, p.payee, p.points, p.amount)

@@ -526,10 +526,9 @@ class HandTable:
         self.renderer = renderer
         self.sheet = renderer.document
         self.part = part
-        # Who played each hand, and how many lines a row has, is the kind's to say.
-        session = engine.session_class(self.sheet.kind)
-        self.who = session.who_columns()
-        self.lines_per_row = session.hands_per_entry
+        # Who played each hand, and how many lines a row has: the engine's, on the sheet.
+        self.who = self.sheet.who
+        self.lines_per_row = self.sheet.lines_per_row
         self.scores = len(part.columns)
         self.hands = self.hand_headers()
         self.widths = self.column_widths()

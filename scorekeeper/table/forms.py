@@ -629,7 +629,7 @@ def entry_form(
     ``at_table`` names the two who play it where not everyone does (the box and the
     captain of a chouette or a three-player rotation).
     """
-    form_class = ENTRY_FORMS[engine.session_class(partie.kind).entry]
+    form_class = ENTRY_FORMS[partie.session_class.entry]
     return form_class.for_entry(
         data,
         players=list(at_table or partie.player_names),

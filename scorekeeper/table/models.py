@@ -8,7 +8,7 @@ transaction as every change to the hands.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from decimal import Decimal
 
@@ -246,6 +246,28 @@ class Partie(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("partie_detail", args=[self.pk])
+
+    @property
+    def session_class(self) -> type[engine.Session]:
+        """The engine's session of its kind: where a partie's kind is read, so that the
+        rest of the app asks the engine, not the kind."""
+        return engine.session_class(self.kind)
+
+    def new_session(
+        self, names: Sequence[str] | None = None, rules: engine.Ruleset | None = None
+    ) -> engine.Session:
+        """A session of its kind with its seats and first dealer, no hand recorded yet."""
+        return self.session_class(
+            names or self.player_names, rules or self.ruleset, self.first_dealer.name
+        )
+
+    def entries_of(self, hands: Iterable[Hand]) -> list[Entry]:
+        """The engine's entries of its hands (given in playing order)."""
+        return entries_to_engine(self.kind, list(hands))
+
+    def rows_of(self, entry: Entry, players: dict[str, Player]) -> list[dict]:
+        """The Hand rows (field values) that store one of its entries."""
+        return entry_rows(self.kind, entry, players)
 
     @property
     def game_totals(self) -> list[list[tuple[str, int]]]:

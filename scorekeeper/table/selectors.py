@@ -34,7 +34,6 @@ from .models import (
     Player,
     Seat,
     Unscorable,
-    entries_to_engine,
     scoring,
 )
 
@@ -222,12 +221,10 @@ def refused_hand(partie: Partie) -> int | None:
     """The number of the first stored entry the engine refuses now, if one is (read
     when a partie cannot be scored, to say which hand to correct)."""
     try:
-        session = engine.session_class(partie.kind)(
-            partie.player_names, partie.ruleset, partie.first_dealer.name
-        )
+        session = partie.new_session()
     except (Unscorable, *SCORING_ERRORS):
         return None
-    for number, entry in enumerate(entries_to_engine(partie.kind, hands_in_order(partie)), 1):
+    for number, entry in enumerate(partie.entries_of(hands_in_order(partie)), 1):
         try:
             session.record(entry)
         except engine.HandError:
@@ -256,11 +253,11 @@ def hands_as_entered(partie: Partie) -> list[tuple[int, list[dict]]]:
 
 def partie_session(partie: Partie, rules: engine.Ruleset | None = None) -> engine.Session:
     """The partie's hands replayed by the engine (under other rules when given)."""
-    return engine.session_class(partie.kind).replay(
+    return partie.session_class.replay(
         partie.player_names,
         rules or partie.ruleset,
         partie.first_dealer.name,
-        entries_to_engine(partie.kind, hands_in_order(partie)),
+        partie.entries_of(hands_in_order(partie)),
     )
 
 
@@ -297,7 +294,7 @@ def partie_record(partie: Partie) -> Record:
         tuple(partie.player_names),
         partie.first_dealer.name,
         per_point(partie.stake),
-        tuple(entries_to_engine(partie.kind, hands)),
+        tuple(partie.entries_of(hands)),
         # a chouette member's own stake (Seat.stake), so that the record settles alike
         {name: per_point(stake) for name, stake in partie.own_stakes.items()},
     )

@@ -28,8 +28,7 @@ from scorekeeper.engine.record import (
     Problems,
     Record,
     entry_json,
-    parse_hand,
-    parse_round,
+    parse_entry,
     replay,
 )
 from scorekeeper.league.models import Game, GamePayment, GamePlayer, PartieStats
@@ -46,8 +45,6 @@ from .models import (
     Player,
     Seat,
     Unscorable,
-    entries_to_engine,
-    entry_rows,
     new_share_token,
     scoring,
 )
@@ -342,7 +339,7 @@ def partie_import(*, owner: AbstractBaseUser, record: Record, club: Club | None 
     Hand.objects.bulk_create(
         Hand(partie=partie, number=number, **row)
         for number, entry in enumerate(record.hands, start=1)
-        for row in entry_rows(partie.kind, entry, players)
+        for row in partie.rows_of(entry, players)
     )
     HandChange.objects.bulk_create(
         HandChange(
@@ -399,7 +396,7 @@ def _hand_record(
         replayed = _recorded_under(partie, key)
         if replayed is not None:
             return replayed
-    entries = entries_to_engine(partie.kind, rows)
+    entries = partie.entries_of(rows)
     number = len(entries) + 1
     if number > bounds.MAX_HANDS:
         raise engine.HandError(
@@ -409,7 +406,7 @@ def _hand_record(
         )
     session = _replay(partie, list(players), [*entries, hand], changed=number)
     Hand.objects.bulk_create(
-        Hand(partie=partie, number=number, **row) for row in entry_rows(partie.kind, hand, players)
+        Hand(partie=partie, number=number, **row) for row in partie.rows_of(hand, players)
     )
     if key is not None:
         EntryKey.objects.create(partie=partie, key=key, number=number)
@@ -432,12 +429,12 @@ def _recorded_under(partie: Partie, key: UUID) -> Written | None:
 def hand_edit(*, partie: Partie, number: int, hand: Entry, user: AbstractBaseUser) -> Written:
     """Correct an earlier hand; every hand after it is scored again."""
     partie, players, rows = _locked(partie)
-    entries = entries_to_engine(partie.kind, rows)
+    entries = partie.entries_of(rows)
     before = _nth(entries, number)
     new = [hand if n == number else e for n, e in _numbered(entries)]
     session = _replay(partie, list(players), new, changed=number)
     targets = {row.table: row for row in rows if row.number == number}
-    for fields in entry_rows(partie.kind, hand, players):
+    for fields in partie.rows_of(hand, players):
         target = targets[fields["table"]]
         for field, value in fields.items():
             setattr(target, field, value)
@@ -451,7 +448,7 @@ def hand_edit(*, partie: Partie, number: int, hand: Entry, user: AbstractBaseUse
 def hand_delete(*, partie: Partie, number: int, user: AbstractBaseUser) -> Written:
     """Remove a hand; the hands after it move up one number and are scored again."""
     partie, players, rows = _locked(partie)
-    entries = entries_to_engine(partie.kind, rows)
+    entries = partie.entries_of(rows)
     before = _nth(entries, number)
     rest = [e for n, e in _numbered(entries) if n != number]
     session = _replay(partie, list(players), rest, changed=number)
@@ -473,7 +470,7 @@ def partie_rules_change(
     partie, players, rows = _locked(partie)
     before = partie.rules
     partie.rules = rules.to_dict()
-    session = _replay(partie, list(players), entries_to_engine(partie.kind, rows), changed=0)
+    session = _replay(partie, list(players), partie.entries_of(rows), changed=0)
     partie.save(update_fields=["rules"])
     change = HandChange.objects.create(
         partie=partie, action=HandChange.Action.RULES, user=user, before=before, after=partie.rules
@@ -500,10 +497,8 @@ def evening_share(*, evening: Evening, shared: bool = True) -> Evening:
 def partie_replay(partie: Partie, rules: engine.Ruleset | None = None) -> engine.Session:
     """The partie's hands replayed, under other rules when given; nothing is saved."""
     rows = list(partie.hands.select_related("knocker").order_by("number", "table"))
-    session = engine.session_class(partie.kind)(
-        partie.player_names, rules or partie.ruleset, partie.first_dealer.name
-    )
-    for number, entry in _numbered(entries_to_engine(partie.kind, rows)):
+    session = partie.new_session(rules=rules)
+    for number, entry in _numbered(partie.entries_of(rows)):
         _record(session, number, entry, changed=0)
     return session
 
@@ -585,7 +580,7 @@ def _nth(entries: list[Entry], number: int) -> Entry:
 
 def _replay(partie: Partie, names: list[str], entries: list[Entry], changed: int) -> engine.Session:
     """Score all entries; a hand refused after the changed one is named in the error."""
-    session = engine.session_class(partie.kind)(names, partie.ruleset, partie.first_dealer.name)
+    session = partie.new_session(names)
     for number, entry in _numbered(entries):
         _record(session, number, entry, changed)
     return session
@@ -780,12 +775,11 @@ def hand_restore(*, partie: Partie, change: HandChange, user: AbstractBaseUser) 
     if change.partie_id != partie.pk or change.action != HandChange.Action.DELETED:
         raise RepairError("not_undoable")
     _undone(change)
-    entries = entries_to_engine(partie.kind, rows)
+    entries = partie.entries_of(rows)
     number = change.hand_number
     if not 1 <= number <= len(entries) + 1:
         raise RepairError("place_gone", number=number, hands=len(entries))
-    read = parse_round if engine.session_class(partie.kind).entry is engine.Round else parse_hand
-    hand = read(change.before, partie.ruleset)
+    hand = parse_entry(partie.kind, change.before, partie.ruleset)
     restored = [*entries[: number - 1], hand, *entries[number - 1 :]]
     session = _replay(partie, list(players), restored, changed=number)
     for row in reversed(rows):  # last first, so that the unique (partie, number, table) holds
@@ -793,7 +787,7 @@ def hand_restore(*, partie: Partie, change: HandChange, user: AbstractBaseUser) 
             row.number += 1
             row.save(update_fields=["number"])
     Hand.objects.bulk_create(
-        Hand(partie=partie, number=number, **row) for row in entry_rows(partie.kind, hand, players)
+        Hand(partie=partie, number=number, **row) for row in partie.rows_of(hand, players)
     )
     action = HandChange.Action.RESTORED
     return _written(partie, session, players, user, action, number, after=hand, undoes=change)
@@ -841,7 +835,7 @@ def partie_restore(*, partie: Partie, user: AbstractBaseUser) -> HandChange:
     try:
         with transaction.atomic(), scoring(partie):  # a savepoint: all results, or none
             partie, players, rows = _locked(partie)
-            entries = entries_to_engine(partie.kind, rows)
+            entries = partie.entries_of(rows)
             _save_result(partie, _replay(partie, list(players), entries, changed=0), players)
     except Unscorable:
         pass  # its page says why, and how to repair it; then the standings count it

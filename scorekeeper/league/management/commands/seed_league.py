@@ -27,7 +27,7 @@ from scorekeeper.clubs import services as club_services
 from scorekeeper.clubs.models import Club
 from scorekeeper.league import services as league_services
 from scorekeeper.league.seeding import KIND_WEIGHTS, entries_of, play
-from scorekeeper.table.models import Hand, Partie, Player, Seat, entry_rows
+from scorekeeper.table.models import Hand, Partie, Player, Seat
 from scorekeeper.table.services import summary_of
 
 BATCH = 500  # parties written per transaction
@@ -113,7 +113,7 @@ class Command(BaseCommand):
             for number, entry in enumerate(entries_of(session), start=1):
                 hand_rows += [
                     Hand(partie=partie, number=number, **row)
-                    for row in entry_rows(partie.kind, entry, by_name)
+                    for row in partie.rows_of(entry, by_name)
                 ]
             league_rows.append(
                 league_services.result_rows(
