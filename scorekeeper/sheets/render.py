@@ -54,6 +54,7 @@ from scorekeeper.vocabulary import WHO_HEADINGS
 
 from . import data
 from .data import EveningSheet, Part, Play, Row, ScorePad, ScoreSheet
+from .text import printable
 
 # Byte-identical output: a fixed creation date and document ID, no random names.
 rl_config.invariant = 1
@@ -85,8 +86,9 @@ def register_fonts() -> None:
 
 
 def text(value: str) -> str:
-    """A user string made safe for a Paragraph: markup characters are shown, not obeyed."""
-    return escape(value, {'"': "&quot;"})
+    """A user string made safe for a Paragraph: markup characters are shown, not obeyed;
+    and printable (``sheets.text``), as every string a Paragraph draws passes here."""
+    return escape(printable(value), {'"': "&quot;"})
 
 
 def signed(value: int | Decimal | None) -> str:
@@ -115,6 +117,17 @@ class NumberedCanvas(Canvas):
         super().__init__(*args, **kwargs)
         self._furniture = furniture
         self._pages: list[dict[str, Any]] = []
+
+    # Every plain string (a table cell, the footer) is drawn by one of these three, and
+    # made printable here, as a Paragraph's strings are by text(). (reportlab's names.)
+    def drawString(self, x: float, y: float, value: str, *args: Any, **kw: Any) -> None:  # noqa: N802
+        super().drawString(x, y, printable(value), *args, **kw)
+
+    def drawRightString(self, x: float, y: float, value: str, *args: Any, **kw: Any) -> None:  # noqa: N802
+        super().drawRightString(x, y, printable(value), *args, **kw)
+
+    def drawCentredString(self, x: float, y: float, value: str, *args: Any, **kw: Any) -> None:  # noqa: N802
+        super().drawCentredString(x, y, printable(value), *args, **kw)
 
     def showPage(self) -> None:  # noqa: N802 (reportlab's name)
         self._pages.append(dict(self.__dict__))
