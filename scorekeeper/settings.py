@@ -299,8 +299,10 @@ LOGGING = {
     },
     "root": {"handlers": ["stderr"], "level": "WARNING"},
     "loggers": {
-        # Server errors with their tracebacks; 4xx answers are warnings here.
-        "django.request": {"handlers": ["stderr"], "level": "WARNING", "propagate": False},
+        # Server errors with their tracebacks. A refused or missing page (403, 404) is its
+        # request line alone: at WARNING Django would add a line of its own, and for a 403
+        # the whole traceback of the PermissionDenied.
+        "django.request": {"handlers": ["stderr"], "level": "ERROR", "propagate": False},
         "scorekeeper": {"handlers": ["stderr"], "level": LOG_LEVEL, "propagate": False},
         # Lockouts and failed logins are warnings; every other login is info.
         "axes": {"handlers": ["stderr"], "level": "WARNING", "propagate": False},
