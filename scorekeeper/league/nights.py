@@ -1,0 +1,138 @@
+"""A league night: who plays whom, from the season's meetings and tonight's results.
+
+``night_record`` is the one read of the stored results (``Game``, ``GamePlayer``): who
+met whom in the season and tonight, tonight's league points and a standing order.
+``night_pairing`` turns the players present into tables with the engine
+(``engine.pairings``); the command line and the league night page both use it.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from itertools import combinations
+
+from django.utils import timezone
+
+from scorekeeper.engine import pairings
+from scorekeeper.engine.pairings import Pair, Pairing
+from scorekeeper.table.models import Player
+
+from .models import GamePlayer, Season
+from .selectors import season_parties, season_table
+
+
+@dataclass(frozen=True)
+class NightRecord:
+    """What pairing a night of a season reads: the season's meetings (pair: parties
+    played together), tonight's, each player's league points tonight, the season's
+    standings (names best first) and the byes each has had."""
+
+    met: dict[Pair, int] = field(default_factory=dict)
+    met_tonight: dict[Pair, int] = field(default_factory=dict)
+    scores_tonight: dict[str, int] = field(default_factory=dict)
+    standing: list[str] = field(default_factory=list)
+    byes: dict[str, int] = field(default_factory=dict)
+
+
+def night_record(season: Season, night: date) -> NightRecord:
+    """The season's closed games, read once: every pair of players with a result in
+    the same partie met there; tonight is the parties started on ``night`` (local).
+    The standing is the season's standings as the standings page shows them."""
+    rows = (
+        GamePlayer.objects.filter(game__partie__in=season_parties(season))
+        .values_list(
+            "game__partie_id",
+            "game__partie__started_at",
+            "game_id",
+            "game__shutout",
+            "player__name",
+            "won",
+        )  # fmt: skip
+        .order_by()
+    )
+    seated: dict[int, set[str]] = defaultdict(set)
+    tonight: set[int] = set()
+    scores: Counter[str] = Counter()
+    table = season.points
+    for partie, started, _game, shutout, name, won in rows:
+        seated[partie].add(name)
+        if timezone.localtime(started).date() == night:
+            tonight.add(partie)
+            scores[name] += (table.shutout_win if shutout else table.win) if won else table.loss
+    met: Counter[Pair] = Counter()
+    met_tonight: Counter[Pair] = Counter()
+    for partie, names in seated.items():
+        for one, other in combinations(sorted(names), 2):
+            met[(one, other)] += 1
+            if partie in tonight:
+                met_tonight[(one, other)] += 1
+    standing = season_table(season).players
+    return NightRecord(dict(met), dict(met_tonight), dict(scores), standing, {})
+
+
+class UnknownPlayers(ValueError):
+    """Names present that are not players of the season's club."""
+
+    def __init__(self, names: list[str], hints: dict[str, str]):
+        self.names = names
+        self.hints = hints  # a name typed: the club's player it may mean
+        super().__init__(", ".join(names))
+
+
+def _folded(name: str) -> str:
+    """A name without case and accents: "Bén" and "ben" are the same to a hint."""
+    decomposed = unicodedata.normalize("NFKD", name.casefold())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+def club_names(season: Season, names: Iterable[str]) -> list[str]:
+    """The names, each a player of the season's club; ``UnknownPlayers`` names the others
+    (with the club's player a name may mean: another case or accents)."""
+    names = list(names)
+    known = set(
+        Player.objects.filter(club_id=season.league.club_id, name__in=names).values_list(
+            "name", flat=True
+        )
+    )
+    unknown = [name for name in names if name not in known]
+    if unknown:
+        wanted = {_folded(name) for name in unknown}
+        hints = {}
+        for player in Player.objects.filter(club_id=season.league.club_id).values_list(
+            "name", flat=True
+        ):
+            if _folded(player) in wanted:
+                hints.update({n: player for n in unknown if _folded(n) == _folded(player)})
+        raise UnknownPlayers(unknown, hints)
+    return names
+
+
+def night_pairing(
+    season: Season,
+    present: Sequence[str],
+    method: pairings.Method | str,
+    *,
+    seed: int = 0,
+    three_player_table: bool = False,
+    night: date | None = None,
+) -> Pairing:
+    """The tables of a round of the season's night ``night`` (today by default) for the
+    players present (raises ``UnknownPlayers``, or ``engine.pairings.PairingError``)."""
+    present = club_names(season, present)
+    record = night_record(season, night or timezone.localdate())
+    method = pairings.Method(method)
+    swiss = method is pairings.Method.SWISS
+    return pairings.pairings(
+        method,
+        present,
+        met=record.met_tonight if swiss else record.met,
+        scores=record.scores_tonight,
+        byes=record.byes,
+        standing=record.standing,
+        three_player_table=three_player_table,
+        seed=seed,
+    )
