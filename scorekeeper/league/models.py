@@ -273,3 +273,6 @@ class PlayerCache(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} @ {self.key}"
+
+
+from .night_models import LeagueNight, NightBye, NightTable  # noqa: E402, F401 (league nights)

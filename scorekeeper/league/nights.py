@@ -21,7 +21,7 @@ from scorekeeper.engine import pairings
 from scorekeeper.engine.pairings import Pair, Pairing
 from scorekeeper.table.models import Player
 
-from .models import GamePlayer, Season
+from .models import GamePlayer, LeagueNight, NightBye, NightTable, Season
 from .selectors import season_parties, season_table
 
 
@@ -41,7 +41,8 @@ class NightRecord:
 def night_record(season: Season, night: date) -> NightRecord:
     """The season's closed games, read once: every pair of players with a result in
     the same partie met there; tonight is the parties started on ``night`` (local).
-    The standing is the season's standings as the standings page shows them."""
+    The standing is the season's standings as the standings page shows them; the byes,
+    those recorded on the season's nights."""
     rows = (
         GamePlayer.objects.filter(game__partie__in=season_parties(season))
         .values_list(
@@ -71,7 +72,10 @@ def night_record(season: Season, night: date) -> NightRecord:
             if partie in tonight:
                 met_tonight[(one, other)] += 1
     standing = season_table(season).players
-    return NightRecord(dict(met), dict(met_tonight), dict(scores), standing, {})
+    byes = Counter(
+        NightBye.objects.filter(night__season=season).values_list("player__name", flat=True)
+    )
+    return NightRecord(dict(met), dict(met_tonight), dict(scores), standing, dict(byes))
 
 
 class UnknownPlayers(ValueError):
@@ -136,3 +140,37 @@ def night_pairing(
         three_player_table=three_player_table,
         seed=seed,
     )
+
+
+@dataclass(frozen=True)
+class Round:
+    """A round started on a night: its tables (number, partie) and its byes."""
+
+    number: int
+    tables: list[NightTable]
+    byes: list[str]
+
+    @property
+    def players(self) -> list[str]:
+        names = [name for t in self.tables for name in t.partie.player_names]
+        return names + self.byes
+
+
+def night_rounds(season: Season, night: date) -> list[Round]:
+    """The rounds of the season's night on that day, first round first."""
+    found = LeagueNight.objects.filter(season=season, played_on=night).first()
+    if found is None:
+        return []
+    tables = (
+        NightTable.objects.filter(night=found)
+        .select_related("partie")
+        .prefetch_related("partie__seats__player")
+        .order_by("round", "number")
+    )
+    byes = NightBye.objects.filter(night=found).values_list("round", "player__name")
+    rounds: dict[int, Round] = {}
+    for table in tables:
+        rounds.setdefault(table.round, Round(table.round, [], [])).tables.append(table)
+    for number, name in byes:
+        rounds.setdefault(number, Round(number, [], [])).byes.append(name)
+    return [rounds[number] for number in sorted(rounds)]

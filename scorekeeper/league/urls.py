@@ -1,11 +1,12 @@
 from django.urls import path
 
-from . import views
+from . import night_views, views
 
 urlpatterns = [
     path("clubs/<slug:slug>/leagues/", views.league_list, name="league_list"),
     path("leagues/<int:pk>/seasons/new/", views.season_new, name="season_new"),
     path("seasons/<int:pk>/", views.season_detail, name="season_detail"),
+    path("seasons/<int:pk>/night/", night_views.league_night, name="league_night"),
     path("seasons/<int:pk>/share/", views.season_share, name="season_share"),
     path("seasons/<int:pk>/standings.csv", views.season_csv, name="season_csv"),
     path("seasons/<int:pk>/hands.csv", views.season_hands_csv, name="season_hands_csv"),

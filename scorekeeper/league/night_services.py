@@ -1,0 +1,60 @@
+"""Writes of a league night: a round started, every table's partie at once."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.db import transaction
+from django.db.models import Max
+
+from scorekeeper import engine
+from scorekeeper.engine.pairings import Pairing
+from scorekeeper.table import services as table_services
+from scorekeeper.table.models import Player
+
+from . import services
+from .models import LeagueNight, NightBye, NightTable, Season
+
+
+class RoundError(ValueError):
+    """A seating that cannot be started: a name not of the club, a table of one."""
+
+
+@transaction.atomic
+def night_round_start(
+    *, season: Season, owner: AbstractBaseUser, seating: Pairing, played_on: date, round: int
+) -> LeagueNight:
+    """Start round ``round`` of the season's night on ``played_on``: one partie per table
+    in the season's club, counted for the season, numbered as the tables; the byes
+    recorded. The round given is the one the organiser saw as next: a second tap on the
+    same round (a retry, a double tap) starts nothing more."""
+    night, _ = LeagueNight.objects.get_or_create(season=season, played_on=played_on)
+    night = LeagueNight.objects.select_for_update().get(pk=night.pk)
+    last = night.tables.aggregate(last=Max("round"))["last"] or 0
+    last = max(last, night.byes.aggregate(last=Max("round"))["last"] or 0)
+    if round <= last:
+        return night
+    if not seating.tables:
+        raise RoundError("a round needs at least one table")
+    club = season.league.club
+    byes = {p.name: p for p in Player.objects.filter(club=club, name__in=seating.byes)}
+    if len(byes) != len(seating.byes):
+        raise RoundError("a player on the bye is not of the club")
+    for table in seating.tables:
+        kind = "two_player" if len(table.players) == 2 else "three_player"
+        session = engine.session_class(kind)
+        partie = table_services.partie_start(
+            owner=owner,
+            club=club,
+            names=list(table.players),
+            rules=engine.preset(session.preset),
+            kind=kind,
+            first_dealer=None if session.dealt_by_roles else table.players[0],
+        )
+        services.partie_season_assign(partie=partie, season=season)
+        NightTable.objects.create(night=night, round=last + 1, number=table.number, partie=partie)
+    NightBye.objects.bulk_create(
+        NightBye(night=night, round=last + 1, player=byes[name]) for name in seating.byes
+    )
+    return night
