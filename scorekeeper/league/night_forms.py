@@ -112,5 +112,5 @@ class SeatingForm(forms.Form):
     def offer_swaps(self, seating: Pairing) -> None:
         """The players of a seating as the choices of the swap fields."""
         ids = {name: pk for pk, name in self.players.items()}
-        choices = [(ids[name], name) for name in seating.seated + list(seating.byes)]
+        choices = [("", "–")] + [(ids[n], n) for n in seating.seated + list(seating.byes)]
         self.fields["one"].choices = self.fields["other"].choices = choices
