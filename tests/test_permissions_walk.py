@@ -239,6 +239,9 @@ WALKS = [
     Walk("season_pdf", season, get=READ),
     Walk("partie_season", partie, get=READ,
          post=Ask(Role.SCORER, 302, data=lambda t: {"season": t.season.pk})),
+    Walk("league_night", season, get=Ask(Role.SCORER),
+         post=Ask(Role.SCORER, 302, data=lambda t: {"round": 1, "byes": "", "tables": ",".join(
+             str(seat.player_id) for seat in t.partie.seats.all())})),
     Walk("season_public", season_link, get=LINKED),
     Walk("season_public_pdf", season_link, get=LINKED),
     # Added while issues 11 and 12 were worked on: repair, share links, live boards

@@ -143,7 +143,7 @@ def night_pairing(
 
 
 @dataclass(frozen=True)
-class Round:
+class NightRound:
     """A round started on a night: its tables (number, partie) and its byes."""
 
     number: int
@@ -156,7 +156,7 @@ class Round:
         return names + self.byes
 
 
-def night_rounds(season: Season, night: date) -> list[Round]:
+def night_rounds(season: Season, night: date) -> list[NightRound]:
     """The rounds of the season's night on that day, first round first."""
     found = LeagueNight.objects.filter(season=season, played_on=night).first()
     if found is None:
@@ -168,9 +168,9 @@ def night_rounds(season: Season, night: date) -> list[Round]:
         .order_by("round", "number")
     )
     byes = NightBye.objects.filter(night=found).values_list("round", "player__name")
-    rounds: dict[int, Round] = {}
+    rounds: dict[int, NightRound] = {}
     for table in tables:
-        rounds.setdefault(table.round, Round(table.round, [], [])).tables.append(table)
+        rounds.setdefault(table.round, NightRound(table.round, [], [])).tables.append(table)
     for number, name in byes:
-        rounds.setdefault(number, Round(number, [], [])).byes.append(name)
+        rounds.setdefault(number, NightRound(number, [], [])).byes.append(name)
     return [rounds[number] for number in sorted(rounds)]
