@@ -27,7 +27,7 @@ from .game import (
 from .hand import Hand, HandError, HandKind, HandScore, Outcome, knock_limit, score_hand
 from .hollywood import Hollywood, HollywoodLine
 from .knock import KnockOutcome, Layoff, knock_outcome
-from .league import HeadToHead, LeagueBook, LeaguePoints, Rating, Standings, standings
+from .league import HeadToHead, LeagueBook, LeaguePoints, Rater, Rating, Standings, standings
 from .match import Match, MatchOverError
 from .partnership import Partnership, Round, RoundLine, TableLine, team_name
 from .roles import NotAtTableError, Roles
@@ -83,6 +83,7 @@ __all__ = [
     "HeadToHead",
     "LeagueBook",
     "LeaguePoints",
+    "Rater",
     "Rating",
     "Standings",
     "Part",

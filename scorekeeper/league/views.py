@@ -105,7 +105,7 @@ def _render_standings(request: HtmxHttpRequest, season: Season, role: Role | Non
         "season": season,
         "columns": list(STANDINGS_COLUMNS.items()),
         "table": table,
-        "rows": page.object_list,
+        "rows": table.with_trends(list(page.object_list)),
         "page": page,
         "sort": sort if sort in SORTABLE else "rank",
         "descending": descending,

@@ -31,8 +31,6 @@ from scorekeeper.engine.record import (
     parse_entry,
     replay,
 )
-from scorekeeper.league.models import Game, GamePayment, GamePlayer, PartieStats
-from scorekeeper.league.services import partie_results_drop, partie_results_store, results_changed
 
 from .models import (
     Entry,
@@ -42,12 +40,16 @@ from .models import (
     Hand,
     HandChange,
     Partie,
+    PartieStats,
     Player,
+    PlayerResult,
     Seat,
+    SettlementLine,
     Unscorable,
     new_share_token,
     scoring,
 )
+from .results import games_renew, partie_results_drop, partie_results_store
 from .selectors import HANDS_IN_ORDER, evening_sheet, partie_session, partie_with_players
 
 
@@ -164,7 +166,6 @@ def player_rename(*, player: Player, name: str, user: AbstractBaseUser) -> Playe
     except IntegrityError:
         raise PlayerError("name_taken", name=name) from None
     parties = Partie.objects.filter(seats__player=player).values_list("pk", flat=True)
-    results_changed(club_id=player.club_id, full=True)  # the standings name him
     _players_renamed(list(parties), user, {"player": before}, {"player": name})
     return player
 
@@ -194,15 +195,11 @@ def player_merge(*, keep: Player, gone: Player, user: AbstractBaseUser) -> Playe
     EveningPayment.objects.filter(Q(payer=gone, payee=keep) | Q(payer=keep, payee=gone)).delete()
     EveningPayment.objects.filter(payer=gone).update(payer=keep)
     EveningPayment.objects.filter(payee=gone).update(payee=keep)
-    GamePlayer.objects.filter(player=gone).update(player=keep)
-    GamePayment.objects.filter(payer=gone).update(payer=keep)
-    GamePayment.objects.filter(payee=gone).update(payee=keep)
+    PlayerResult.objects.filter(player=gone).update(player=keep)
+    SettlementLine.objects.filter(payer=gone).update(payer=keep)
+    SettlementLine.objects.filter(payee=gone).update(payee=keep)
     PartieStats.objects.filter(player=gone).update(player=keep)
-    games = list(Game.objects.filter(partie__in=parties))
-    for game in games:  # the ranking names the sides by player id
-        game.ranking = [[keep.pk if pk == gone.pk else pk for pk in side] for side in game.ranking]
-    Game.objects.bulk_update(games, ["ranking"])
-    results_changed(club_id=keep.club_id, full=True)
+    games_renew(parties=parties)  # his ratings are rated again from his first game
     account, name = gone.user, gone.name
     gone.delete()  # after its account link is free for keep (one player per member)
     if keep.user_id is None and account is not None:
