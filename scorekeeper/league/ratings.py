@@ -71,6 +71,11 @@ def current(scope: Scope) -> dict[int, engine.Rating]:
     return {player: engine.Rating(mu, sigma) for player, mu, sigma in rows}
 
 
+def current_of(scope: Scope, player) -> QuerySet[CurrentRating]:
+    """The player's latest rating (``player`` may be an ``OuterRef``)."""
+    return CurrentRating.objects.filter(**scope.key, player_id=player)
+
+
 def history(scope: Scope, player_id: int) -> dict[int, engine.Rating]:
     """A player's rating after each of his rated games, by the game's key."""
     rows = PlayerRating.objects.filter(rated__in=_rated(scope), player_id=player_id)

@@ -22,6 +22,7 @@ from django.db.models import (
     OuterRef,
     Q,
     QuerySet,
+    Subquery,
     Sum,
     Value,
     When,
@@ -139,7 +140,10 @@ def book_lines(book: Book, players: Iterable[int] | None = None) -> dict[int, en
             n_money=Sum("money_e4"),
         )
     )
-    current = ratings.current(book.rating_scope)
+    rated = ratings.current_of(book.rating_scope, OuterRef("player_id"))
+    figures = figures.annotate(
+        mu=Subquery(rated.values("mu")), sigma=Subquery(rated.values("sigma"))
+    )
     return {
         row["player_id"]: engine.league.Line(
             None,
@@ -151,7 +155,7 @@ def book_lines(book: Book, players: Iterable[int] | None = None) -> dict[int, en
             row["n_points"],
             row["n_net"],
             plain_amount(row["n_money"] * MONEY_SCALE),
-            current.get(row["player_id"], engine.Rating()),
+            engine.Rating() if row["mu"] is None else engine.Rating(row["mu"], row["sigma"]),
         )
         for row in figures
     }
