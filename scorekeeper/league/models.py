@@ -165,7 +165,8 @@ class PlayerRating(models.Model):
 
 class CurrentRating(models.Model):
     """A player's rating after his last rated game of a season (or a club's all time),
-    carried forward game by game: the one the standings show."""
+    carried forward game by game: the one the standings show. ``seq`` is that game's
+    place: a rating kept from a place since rated again is not carried forward."""
 
     season = models.ForeignKey(
         Season, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
@@ -176,6 +177,7 @@ class CurrentRating(models.Model):
     player = models.ForeignKey("table.Player", on_delete=models.CASCADE, related_name="+")
     mu = models.FloatField()
     sigma = models.FloatField()
+    seq = models.PositiveIntegerField(_("place"))
 
     class Meta:
         verbose_name = _("current rating")

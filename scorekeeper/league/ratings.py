@@ -103,7 +103,7 @@ def _counts(scope: Scope) -> dict[str, int]:
     return {**counts, "last": counts["last"] or 0}
 
 
-def _appended(scope: Scope) -> tuple[int, list[int], dict[int, engine.Rating]] | None:
+def _appended(scope: Scope) -> tuple | None:
     """Where every rated game is counted and in place and the games not yet rated all
     come after them (games closed last): their place, the games, and the ratings of
     their players before them. None: a change earlier on."""
@@ -121,6 +121,8 @@ def _appended(scope: Scope) -> tuple[int, list[int], dict[int, engine.Rating]] |
     )
     if scope.games.filter(upto).count() != rated["last"]:
         return None
+    if CurrentRating.objects.filter(**scope.key, seq__gt=rated["last"]).exists():
+        return None  # the latest ratings are of games since taken away
     games = list(scope.games.exclude(upto).order_by(*ORDER).values_list("pk", flat=True))
     players = PlayerResult.objects.filter(game_id__in=games).values("player_id")
     start = _current_of(scope, CurrentRating.objects.filter(player_id__in=players))
@@ -139,19 +141,26 @@ def _first_out_of_place(scope: Scope) -> int:
 
 
 def _rate(
-    scope: Scope, place: int, games: list[int], start: dict[int, engine.Rating], appended: bool
+    scope: Scope,
+    place: int,
+    games: list[int],
+    start: tuple[dict[int, engine.Rating], dict[int, int]],
+    appended: bool,
 ) -> None:
     """Rate ``games`` in order from ``place`` on, the players starting from ``start``,
     and keep their latest ratings: those of the games' players where the games are
     ``appended``, else every player's (``start`` holds everyone's before ``place``)."""
     sides = _sides(games)
-    rater = engine.Rater(start)
-    rated, ratings = [], []
+    ratings_before, places = start  # each player's rating, and the place of his last game
+    rater = engine.Rater(ratings_before)
+    rated, ratings, last = [], [], dict(places)
     for seq, game in enumerate(games, start=place):
         row = RatedGame(game_id=game, seq=seq, **scope.key)
         rated.append(row)
         ranking, ranks = sides[game]
-        ratings += [(row, pk, r) for pk, r in rater.rate(ranking, ranks)]
+        for pk, rating in rater.rate(ranking, ranks):
+            ratings.append((row, pk, rating))
+            last[pk] = seq
     RatedGame.objects.bulk_create(rated, batch_size=5000)
     PlayerRating.objects.bulk_create(
         (PlayerRating(rated=row, player_id=pk, mu=r.mu, sigma=r.sigma) for row, pk, r in ratings),
@@ -160,7 +169,7 @@ def _rate(
     kept = CurrentRating.objects.filter(**scope.key)
     (kept.filter(player_id__in=list(rater.ratings)) if appended else kept).delete()
     CurrentRating.objects.bulk_create(
-        (CurrentRating(player_id=pk, mu=r.mu, sigma=r.sigma, **scope.key)
+        (CurrentRating(player_id=pk, mu=r.mu, sigma=r.sigma, seq=last[pk], **scope.key)
          for pk, r in rater.ratings.items()),
         batch_size=5000,
     )  # fmt: skip
@@ -179,21 +188,24 @@ def _sides(games: list[int]) -> dict[int, tuple[list[list[int]], list[int]]]:
     return sides
 
 
-def _before(scope: Scope, place: int) -> dict[int, engine.Rating]:
+def _before(scope: Scope, place: int) -> tuple[dict[int, engine.Rating], dict[int, int]]:
     """Each player's rating after his last game before ``place``."""
     latest = (
         PlayerRating.objects.filter(rated__in=_rated(scope).filter(seq__lt=place))
         .annotate(newest=Window(RowNumber(), partition_by="player_id", order_by="-rated__seq"))
         .filter(newest=1)
     )
-    return {
-        player: engine.Rating(mu, sigma)
-        for player, mu, sigma in latest.values_list("player_id", "mu", "sigma")
-    }
+    rows = latest.values_list("player_id", "mu", "sigma", "rated__seq")
+    return _with_places(rows)
 
 
-def _current_of(scope: Scope, rows: QuerySet[CurrentRating]) -> dict[int, engine.Rating]:
-    return {
-        player: engine.Rating(mu, sigma)
-        for player, mu, sigma in rows.filter(**scope.key).values_list("player_id", "mu", "sigma")
-    }
+def _current_of(scope: Scope, rows: QuerySet[CurrentRating]):
+    return _with_places(rows.filter(**scope.key).values_list("player_id", "mu", "sigma", "seq"))
+
+
+def _with_places(rows) -> tuple[dict[int, engine.Rating], dict[int, int]]:
+    """Ratings by player, and the place of the game each was rated after."""
+    ratings, places = {}, {}
+    for player, mu, sigma, seq in rows:
+        ratings[player], places[player] = engine.Rating(mu, sigma), seq
+    return ratings, places
