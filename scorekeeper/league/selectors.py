@@ -86,12 +86,11 @@ class Book:
     lines: QuerySet[SettlementLine]
     parties: QuerySet[Partie]
 
-    @cached_property
+    games: QuerySet[ClosedGame]
+
+    @property
     def rating_scope(self) -> ratings.Scope:
-        games = ClosedGame.objects.filter(pk__in=self.results.values("game_id"))
-        if isinstance(self.owner, Season):
-            games = ClosedGame.objects.filter(_counted(self.owner))
-        return ratings.Scope(self.owner, games)
+        return ratings.Scope(self.owner, self.games)
 
 
 def season_book(season: Season) -> Book:
@@ -102,6 +101,7 @@ def season_book(season: Season) -> Book:
         PlayerResult.objects.filter(_counted(season)),
         SettlementLine.objects.filter(_counted(season, "game__partie_id", "game__")),
         season_parties(season),
+        ClosedGame.objects.filter(_counted(season)),
     )
 
 
@@ -113,6 +113,7 @@ def club_book(club: Club) -> Book:
         PlayerResult.objects.filter(club_id=club.pk),
         SettlementLine.objects.filter(game__club_id=club.pk),
         Partie.objects.filter(club_id=club.pk),
+        ClosedGame.objects.filter(club_id=club.pk),
     )
 
 
