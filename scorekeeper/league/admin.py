@@ -55,8 +55,9 @@ class RatedGameAdmin(DerivedAdmin):
 
 @admin.register(PlayerRating)
 class PlayerRatingAdmin(DerivedAdmin):
-    list_display = ("rated", "player", "mu", "sigma")
-    raw_id_fields = ("rated", "player")
+    list_display = ("seq", "season", "club", "player", "mu", "sigma")
+    list_filter = ("season",)
+    raw_id_fields = ("result", "player")
 
 
 @admin.register(CurrentRating)

@@ -126,7 +126,11 @@ class RatedGame(models.Model):
     club = models.ForeignKey(
         "clubs.Club", on_delete=models.CASCADE, null=True, blank=True, related_name="+"
     )
-    game = models.ForeignKey("table.ClosedGame", on_delete=models.CASCADE, related_name="+")
+    # Derived rows, written by the ten thousand when a season is rated again: no database
+    # constraint to check at commit; the ORM's cascade takes them with their game.
+    game = models.ForeignKey(
+        "table.ClosedGame", on_delete=models.CASCADE, related_name="+", db_constraint=False
+    )
     seq = models.PositiveIntegerField(_("place"))
 
     class Meta:
@@ -147,20 +151,40 @@ class RatedGame(models.Model):
 
 
 class PlayerRating(models.Model):
-    """A player's OpenSkill rating after a rated game."""
+    """A player's OpenSkill rating after a rated game, beside his result in it (and with
+    it, the game's place and the player, to read a player's ratings in one scan)."""
 
-    rated = models.ForeignKey(RatedGame, on_delete=models.CASCADE, related_name="ratings")
-    player = models.ForeignKey("table.Player", on_delete=models.CASCADE, related_name="+")
+    result = models.ForeignKey("table.PlayerResult", on_delete=models.CASCADE, related_name="+")
+    season = models.ForeignKey(
+        Season, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
+    club = models.ForeignKey(
+        "clubs.Club", on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
+    player = models.ForeignKey(
+        "table.Player", on_delete=models.CASCADE, related_name="+", db_constraint=False
+    )
+    seq = models.PositiveIntegerField(_("place"))
     mu = models.FloatField()
     sigma = models.FloatField()
 
     class Meta:
         verbose_name = _("rating")
         verbose_name_plural = _("ratings")
-        indexes = [models.Index(fields=["player", "rated"], name="rating_player")]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(season__isnull=True) ^ Q(club__isnull=True),
+                name="rating_in_a_season_or_a_club",
+            )
+        ]
+        indexes = [
+            models.Index(fields=["season", "player", "seq"], name="rating_season_player"),
+            models.Index(fields=["club", "player", "seq"], name="rating_club_player"),
+            models.Index(fields=["result"], name="rating_result"),
+        ]
 
     def __str__(self) -> str:
-        return f"{self.player_id} after {self.rated_id}: {self.mu:.2f}/{self.sigma:.2f}"
+        return f"{self.player_id} after #{self.seq}: {self.mu:.2f}/{self.sigma:.2f}"
 
 
 class CurrentRating(models.Model):

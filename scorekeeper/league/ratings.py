@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Count, Max, Q, QuerySet, Window
 from django.db.models.functions import RowNumber
 
@@ -61,6 +61,7 @@ def ensure(scope: Scope) -> None:
         else:
             place = _first_out_of_place(scope)
             _rated(scope).filter(seq__gte=place).delete()
+            PlayerRating.objects.filter(**scope.key, seq__gte=place).delete()
             games = scope.games.order_by(*ORDER).values_list("pk", flat=True)[place - 1 :]
             _rate(scope, place, list(games), _before(scope, place), appended=False)
 
@@ -78,10 +79,10 @@ def current_of(scope: Scope, player) -> QuerySet[CurrentRating]:
 
 def history(scope: Scope, player_id: int) -> dict[int, engine.Rating]:
     """A player's rating after each of his rated games, by the game's key."""
-    rows = PlayerRating.objects.filter(rated__in=_rated(scope), player_id=player_id)
+    rows = PlayerRating.objects.filter(**scope.key, player_id=player_id)
     return {
         game: engine.Rating(mu, sigma)
-        for game, mu, sigma in rows.values_list("rated__game_id", "mu", "sigma")
+        for game, mu, sigma in rows.values_list("result__game_id", "mu", "sigma")
     }
 
 
@@ -153,18 +154,20 @@ def _rate(
     sides = _sides(games)
     ratings_before, places = start  # each player's rating, and the place of his last game
     rater = engine.Rater(ratings_before)
+    owner = (scope.key.get("season"), scope.key.get("club"))
+    season, club = (None if o is None else o.pk for o in owner)
     rated, ratings, last = [], [], dict(places)
     for seq, game in enumerate(games, start=place):
-        row = RatedGame(game_id=game, seq=seq, **scope.key)
-        rated.append(row)
-        ranking, ranks = sides[game]
+        rated.append((game, season, club, seq))
+        ranking, ranks, results = sides[game]
         for pk, rating in rater.rate(ranking, ranks):
-            ratings.append((row, pk, rating))
+            ratings.append((results[pk], season, club, pk, seq, rating.mu, rating.sigma))
             last[pk] = seq
-    RatedGame.objects.bulk_create(rated, batch_size=5000)
-    PlayerRating.objects.bulk_create(
-        (PlayerRating(rated=row, player_id=pk, mu=r.mu, sigma=r.sigma) for row, pk, r in ratings),
-        batch_size=5000,
+    _insert(RatedGame, ("game_id", "season_id", "club_id", "seq"), rated)
+    _insert(
+        PlayerRating,
+        ("result_id", "season_id", "club_id", "player_id", "seq", "mu", "sigma"),
+        ratings,
     )
     kept = CurrentRating.objects.filter(**scope.key)
     (kept.filter(player_id__in=list(rater.ratings)) if appended else kept).delete()
@@ -175,28 +178,53 @@ def _rate(
     )  # fmt: skip
 
 
-def _sides(games: list[int]) -> dict[int, tuple[list[list[int]], list[int]]]:
-    """Each game's sides (player ids, the winners first) and their ranks."""
-    sides: dict[int, tuple[list[list[int]], list[int]]] = {game: ([], []) for game in games}
+def _sides(games: list[int]) -> dict[int, tuple[list[list[int]], list[int], dict[int, int]]]:
+    """Each game's sides (player ids, the winners first), their ranks, and each player's
+    result row."""
+    sides: dict = {game: ([], [], {}) for game in games}
     rows = PlayerResult.objects.filter(game_id__in=games).order_by("game_id", "side", "pk")
-    for game, player, side, rank in rows.values_list("game_id", "player_id", "side", "rank"):
-        ranking, ranks = sides[game]
+    fields = ("game_id", "player_id", "side", "rank", "pk")
+    for game, player, side, rank, result in rows.values_list(*fields).iterator(chunk_size=10000):
+        ranking, ranks, results = sides[game]
         if side == len(ranking):
             ranking.append([])
             ranks.append(rank)
         ranking[side].append(player)
+        results[player] = result
     return sides
+
+
+def _insert(model, fields: tuple[str, ...], rows: list[tuple]) -> None:
+    """Insert plain rows: by COPY on PostgreSQL (a season rated again is tens of
+    thousands of rows), else in bulk."""
+    if not rows:
+        return
+    if connection.vendor == "postgresql":
+        columns = ", ".join(model._meta.get_field(f.removesuffix("_id")).column for f in fields)
+        with connection.cursor() as cursor:
+            statement = f"COPY {model._meta.db_table} ({columns}) FROM STDIN"
+            with cursor.cursor.copy(statement) as copy:
+                for row in rows:
+                    copy.write_row(row)
+        return
+    model.objects.bulk_create(
+        (model(**dict(zip(fields, row, strict=True))) for row in rows), batch_size=5000
+    )
 
 
 def _before(scope: Scope, place: int) -> tuple[dict[int, engine.Rating], dict[int, int]]:
     """Each player's rating after his last game before ``place``."""
     latest = (
-        PlayerRating.objects.filter(rated__in=_rated(scope).filter(seq__lt=place))
-        .annotate(newest=Window(RowNumber(), partition_by="player_id", order_by="-rated__seq"))
-        .filter(newest=1)
+        PlayerRating.objects.filter(**scope.key, seq__lt=place)
+        .order_by("player_id", "-seq")
+        .values_list("player_id", "mu", "sigma", "seq")
     )
-    rows = latest.values_list("player_id", "mu", "sigma", "rated__seq")
-    return _with_places(rows)
+    if connection.vendor == "postgresql":
+        return _with_places(latest.distinct("player_id"))
+    newest = latest.annotate(
+        newest=Window(RowNumber(), partition_by="player_id", order_by="-seq")
+    ).filter(newest=1)
+    return _with_places(newest.values_list("player_id", "mu", "sigma", "seq"))
 
 
 def _current_of(scope: Scope, rows: QuerySet[CurrentRating]):

@@ -56,19 +56,34 @@ TREND = 5  # results shown as a player's trend
 def season_parties(season: Season) -> QuerySet[Partie]:
     """The club's parties that count for the season: assigned to it, or unassigned and
     started between its first and last day; of the kinds it counts."""
-    return Partie.objects.filter(_counted(season, "pk"))
+    return Partie.objects.filter(_counted(season, _assignments(season), "pk"))
 
 
-def _counted(season: Season, partie: str = "partie_id", prefix: str = "") -> Q:
+Assigned = tuple[list[int], list[int]]
+
+
+def _assignments(season: Season) -> Assigned:
+    """The club's parties assigned to the season, and those assigned to another one: a
+    few, read first, so that the rows are found by an index."""
+    here, elsewhere = [], []
+    assigned = Assignment.objects.filter(partie__club_id=season.league.club_id)
+    for partie_id, season_id in assigned.values_list("partie_id", "season_id"):
+        (here if season_id == season.pk else elsewhere).append(partie_id)
+    return here, elsewhere
+
+
+def _counted(season: Season, assigned: Assigned, partie: str = "partie_id", prefix: str = "") -> Q:
     """The condition on a partie's rows (``prefix`` to the fields ``club_id``,
     ``started_at`` and ``kind``; ``partie`` its key) that the season counts them."""
+    here, elsewhere = assigned
     first = datetime.combine(season.starts_on, time.min, tzinfo=timezone.get_current_timezone())
     after = first + timedelta(days=(season.ends_on - season.starts_on).days + 1)
-    assigned = Assignment.objects.filter(partie_id=OuterRef(partie))
     dated = Q(**{f"{prefix}started_at__gte": first, f"{prefix}started_at__lt": after})
-    counted = Q(**{f"{prefix}club_id": season.league.club_id}) & (
-        Q(Exists(assigned.filter(season=season))) | (~Q(Exists(assigned)) & dated)
-    )
+    if elsewhere:
+        dated &= ~Q(**{f"{partie}__in": elsewhere})
+    if here:
+        dated |= Q(**{f"{partie}__in": here})
+    counted = Q(**{f"{prefix}club_id": season.league.club_id}) & dated
     if season.kinds:
         counted &= Q(**{f"{prefix}kind__in": season.kinds})
     return counted
@@ -94,14 +109,15 @@ class Book:
 
 
 def season_book(season: Season) -> Book:
+    assigned = _assignments(season)
     return Book(
         season,
         season.points,
         season.min_games,
-        PlayerResult.objects.filter(_counted(season)),
-        SettlementLine.objects.filter(_counted(season, "game__partie_id", "game__")),
-        season_parties(season),
-        ClosedGame.objects.filter(_counted(season)),
+        PlayerResult.objects.filter(_counted(season, assigned)),
+        SettlementLine.objects.filter(_counted(season, assigned, "game__partie_id", "game__")),
+        Partie.objects.filter(_counted(season, assigned, "pk")),
+        ClosedGame.objects.filter(_counted(season, assigned)),
     )
 
 
@@ -179,7 +195,8 @@ def book_standings(book: Book) -> tuple[tuple[engine.league.Line, ...], dict[str
 def _listed_without_games(book: Book) -> dict[int, str]:
     """The players seated in a partie of the book with no closed game: listed too (a
     partie with a closed game gives each of its players a result)."""
-    open_parties = book.parties.filter(~Exists(ClosedGame.objects.filter(partie=OuterRef("pk"))))
+    running = book.parties.filter(state=Partie.State.RUNNING)
+    open_parties = running.filter(~Exists(ClosedGame.objects.filter(partie=OuterRef("pk"))))
     seats = Seat.objects.filter(partie__in=open_parties)
     return dict(seats.values_list("player_id", "player__name"))
 

@@ -597,7 +597,12 @@ class PlayerResult(models.Model):
             models.UniqueConstraint(fields=["game", "player"], name="one_player_result_per_game")
         ]
         indexes = [
-            models.Index(fields=["club", "started_at"], name="result_club_started"),
+            # Covering: a season's standings are one scan of this index (PostgreSQL).
+            models.Index(
+                fields=["club", "started_at"],
+                include=["player", "won", "shutout", "net_points", "money_e4", "kind", "partie"],
+                name="result_club_started",
+            ),
             models.Index(fields=["player", "started_at"], name="result_player_started"),
         ]
 

@@ -150,7 +150,7 @@ class Migration(migrations.Migration):
         ),
         migrations.AddIndex(
             model_name='playerresult',
-            index=models.Index(fields=['club', 'started_at'], name='result_club_started'),
+            index=models.Index(fields=['club', 'started_at'], include=('player', 'won', 'shutout', 'net_points', 'money_e4', 'kind', 'partie'), name='result_club_started'),
         ),
         migrations.AddIndex(
             model_name='playerresult',
