@@ -15,7 +15,15 @@ from decimal import Decimal
 
 from scorekeeper import engine
 
-from .models import MONEY_SCALE, ClosedGame, Partie, PartieStats, Player, PlayerResult, SettlementLine
+from .models import (
+    MONEY_SCALE,
+    ClosedGame,
+    Partie,
+    PartieStats,
+    Player,
+    PlayerResult,
+    SettlementLine,
+)
 
 GameRows = tuple[ClosedGame, list[PlayerResult], list[SettlementLine]]
 

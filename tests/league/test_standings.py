@@ -14,8 +14,8 @@ from scorekeeper.engine.record import record_json
 from scorekeeper.engine.season import parse_season, season_standings, standings_json
 from scorekeeper.league import selectors
 from scorekeeper.league.models import Assignment
-from scorekeeper.table.models import ClosedGame, PartieStats
 from scorekeeper.table import services
+from scorekeeper.table.models import ClosedGame, PartieStats
 from scorekeeper.table.selectors import partie_record
 from tests.league.conftest import G, K, moved
 

@@ -11,9 +11,18 @@ from django.db import models
 
 from scorekeeper import engine
 from scorekeeper.engine import bounds
-from scorekeeper.table.models import ClosedGame, PartieStats, SettlementLine
 from scorekeeper.table import services
-from scorekeeper.table.models import Evening, EveningPayment, Hand, Partie, Player, Seat
+from scorekeeper.table.models import (
+    ClosedGame,
+    Evening,
+    EveningPayment,
+    Hand,
+    Partie,
+    PartieStats,
+    Player,
+    Seat,
+    SettlementLine,
+)
 
 
 def largest(field: models.DecimalField) -> Decimal:

@@ -14,10 +14,16 @@ from scorekeeper.clubs import services as club_services
 from scorekeeper.clubs.models import Role
 from scorekeeper.clubs.services import personal_club
 from scorekeeper.league import services as league_services
-from scorekeeper.table.models import ClosedGame, PartieStats
 from scorekeeper.league.selectors import season_table
 from scorekeeper.table import services
-from scorekeeper.table.models import Evening, EveningPayment, HandChange, Partie
+from scorekeeper.table.models import (
+    ClosedGame,
+    Evening,
+    EveningPayment,
+    HandChange,
+    Partie,
+    PartieStats,
+)
 from tests.clubs.conftest import join
 from tests.conftest import PASSWORD
 from tests.table.conftest import WORKED_EXAMPLE
