@@ -26,6 +26,7 @@ from typing import NamedTuple
 
 from openskill.models import PlackettLuce, PlackettLuceRating
 
+from .bounds import LEAGUE_POINTS, check_integer
 from .session import GameResult
 
 MODEL = PlackettLuce()  # default parameters: mu 25, sigma 25/3
@@ -33,11 +34,24 @@ MODEL = PlackettLuce()  # default parameters: mu 25, sigma 25/3
 
 @dataclass(frozen=True)
 class LeaguePoints:
-    """What a game gives a league table: a win, a shutout win (instead), a loss."""
+    """What a game gives a league table: a win, a shutout win (instead), a loss; each a
+    whole number from -99 to 99 (a loss may cost points), else a BoundsError.
+
+    >>> LeaguePoints(loss=-1)
+    LeaguePoints(win=2, shutout_win=3, loss=-1)
+    >>> LeaguePoints(win=100)
+    Traceback (most recent call last):
+    ...
+    scorekeeper.engine.bounds.BoundsError: win must be between -99 and 99, not 100
+    """
 
     win: int = 2
     shutout_win: int = 3
     loss: int = 0
+
+    def __post_init__(self) -> None:
+        for name in ("win", "shutout_win", "loss"):
+            check_integer(name, getattr(self, name), *LEAGUE_POINTS)
 
 
 @dataclass(frozen=True)

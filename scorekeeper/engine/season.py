@@ -95,11 +95,15 @@ def _points(value: Any, errors: list[str]) -> LeaguePoints:
     for key in value.keys() - known:
         errors.append(f"points: unknown {shorten(key)}: choose win, shutout_win or loss")
     chosen = {}
-    for key in known & value.keys():
+    low, high = LEAGUE_POINTS
+    for key in sorted(known & value.keys()):
         try:
-            chosen[key] = check_integer(key, value[key], *LEAGUE_POINTS)
-        except BoundsError as error:
-            errors.append(f"points: {error}")
+            chosen[key] = check_integer(key, value[key], low, high)
+        except BoundsError:
+            errors.append(
+                f"points: {key} must be a whole number from {low} to {high},"
+                f" not {shorten(value[key])}"
+            )
     return LeaguePoints(**chosen)
 
 
