@@ -241,6 +241,8 @@ WALKS = [
          post=Ask(Role.SCORER, 302, data=lambda t: {"season": t.season.pk})),
     Walk("season_public", season_link, get=LINKED),
     Walk("season_public_pdf", season_link, get=LINKED),
+    Walk("season_json", season, get=READ),
+    Walk("season_public_json", season_link, get=LINKED),
     # Added while issues 11 and 12 were worked on: repair, share links, live boards
     Walk("favicon.ico", get=Ask(PUBLIC, 301)),
     Walk("partie_delete", partie, get=Ask(Role.SCORER), post=Ask(Role.SCORER, 302)),
@@ -431,12 +433,13 @@ def test_a_withdrawn_link_answers_whoever_held_it_404(walk_things, cast):
         reverse("shared_evening_board", args=[t.evening.share_token]),
         reverse("season_public", args=[t.season.share_token]),
         reverse("season_public_pdf", args=[t.season.share_token]),
+        reverse("season_public_json", args=[t.season.share_token]),
     ]
-    assert [cast["share"].get(url).status_code for url in held] == [200] * 5
+    assert [cast["share"].get(url).status_code for url in held] == [200] * 6
 
     owner = cast["owner"]
     owner.post(reverse("partie_share", args=[t.partie.pk]), {"shared": "0"})
     owner.post(reverse("evening_share", args=[t.evening.pk]), {"shared": "0"})
     owner.post(reverse("season_share", args=[t.season.pk]), {"shared": "0"})
 
-    assert [cast["share"].get(url).status_code for url in held] == [404] * 5
+    assert [cast["share"].get(url).status_code for url in held] == [404] * 6

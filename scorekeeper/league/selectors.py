@@ -20,6 +20,7 @@ from django.db.models import (
     FilteredRelation,
     IntegerField,
     OuterRef,
+    Prefetch,
     Q,
     QuerySet,
     Subquery,
@@ -33,6 +34,7 @@ from django.utils import timezone
 
 from scorekeeper import engine
 from scorekeeper.clubs.models import Club
+from scorekeeper.engine import season as documents
 from scorekeeper.formats import plain_amount
 from scorekeeper.table.models import (
     MONEY_SCALE,
@@ -44,7 +46,9 @@ from scorekeeper.table.models import (
     PlayerResult,
     Seat,
     SettlementLine,
+    scoring,
 )
+from scorekeeper.table.selectors import HANDS_IN_ORDER, partie_record, partie_with_players
 
 from . import ratings
 from .models import Assignment, Season
@@ -443,3 +447,19 @@ def season_hands(season: Season):
             "" if hand.defender_deadwood is None else hand.defender_deadwood,
             hand.upcard,
         )
+
+
+def season_document(season: Season) -> documents.Season:
+    """The season as a season document (FORMAT.md): its points, and each partie it
+    counts as a game record, in playing order, so that ``standings FILE`` on it gives
+    these standings. A partie the engine cannot score any more raises ``Unscorable``."""
+    parties = (
+        partie_with_players(season_parties(season))
+        .prefetch_related(Prefetch("hands", queryset=HANDS_IN_ORDER))
+        .order_by("started_at", "pk")  # the playing order of the ratings (ratings.ORDER)
+    )
+    records = []
+    for partie in parties.iterator(chunk_size=500):
+        with scoring(partie):
+            records.append(partie_record(partie))
+    return documents.Season(season.name, season.points, season.min_games, tuple(records))

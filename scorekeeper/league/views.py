@@ -1,6 +1,6 @@
 """League pages: a club's leagues and seasons, a season's standings and head-to-head,
-its public link, and its downloads (CSV, PDF). Views are thin: the first line fetches
-through the club's access check, reads go through the selectors."""
+its public link, and its downloads (CSV, PDF, the season document). Views are thin:
+the first line fetches through the club's access check, reads go through the selectors."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from django.utils.text import slugify
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from scorekeeper.clubs.access import Role, club_of, object_in_club, partie_for
-from scorekeeper.engine.season import CSV_HEADER, standings_csv_rows
+from scorekeeper.engine.season import CSV_HEADER, dumps, standings_csv_rows
 from scorekeeper.sheets.data import standings_sheet
 from scorekeeper.sheets.render import render_standings
 from scorekeeper.table.views import HtmxHttpRequest
@@ -173,6 +173,28 @@ def _standings_pdf(season: Season) -> HttpResponse:
     response = HttpResponse(render_standings(sheet), content_type="application/pdf")
     name = slugify(f"{season.league.name} {season.name}") or "season"
     response["Content-Disposition"] = f'attachment; filename="{name}-standings.pdf"'
+    return response
+
+
+@login_required
+@require_safe
+def season_json(request: HttpRequest, pk: int) -> HttpResponse:
+    return _season_document(_season(request, pk))
+
+
+@require_safe
+def season_public_json(request: HttpRequest, token: str) -> HttpResponse:
+    season = get_object_or_404(Season.objects.select_related("league__club"), share_token=token)
+    return _season_document(season)
+
+
+def _season_document(season: Season) -> HttpResponse:
+    """The season as a season document (FORMAT.md): ``manage.py standings FILE`` on it
+    prints the standings of the page."""
+    document = dumps(selectors.season_document(season))
+    response = HttpResponse(document, content_type="application/json; charset=utf-8")
+    name = slugify(f"{season.league.name} {season.name}") or "season"
+    response["Content-Disposition"] = f'attachment; filename="{name}-season.json"'
     return response
 
 

@@ -10,8 +10,9 @@ from openskill.models import PlackettLuce
 from scorekeeper.engine import GameResult, Payment
 from scorekeeper.engine.bounds import BoundsError
 from scorekeeper.engine.league import HeadToHead, LeaguePoints, standings
-from scorekeeper.engine.record import RecordError, loads, tally
-from scorekeeper.engine.season import parse_season, season_standings, standings_json
+from scorekeeper.engine.record import RecordError, loads, record_json, tally
+from scorekeeper.engine.season import dumps, parse_season, season_standings, standings_json
+from scorekeeper.engine.season import loads as loads_season
 
 RECORDS = Path(__file__).resolve().parent.parent / "records"
 
@@ -367,3 +368,46 @@ def test_a_season_document_with_a_loss_of_minus_1_gives_its_standings():
         for line in lines
     ] == [(1, "Anna", 2, 1, 2 + 3 - 1), (2, "Ben", 1, 2, 3 - 1 - 1)]
 
+
+# A season written back as a document (FORMAT.md, "Season")
+
+KINDS = ["format_example", "hollywood", "match", "partnership", "chouette", "three_player"]
+
+
+def test_a_season_written_as_a_document_reads_back_the_same():
+    document = {
+        "format": "scorekeeper-season/1",
+        "name": "Autumn · Herbst",
+        "points": {"win": 3, "shutout_win": 5, "loss": -1},
+        "min_games": 2,
+        "parties": [json.loads((RECORDS / f"{name}.json").read_text()) for name in KINDS],
+    }
+    season = parse_season(document)
+
+    text = dumps(season)
+
+    assert loads_season(text) == season
+    assert standings_json(season_standings(loads_season(text))) == standings_json(
+        season_standings(season)
+    )
+    data = json.loads(text)
+    assert [data[key] for key in ("format", "name", "points", "min_games")] == [
+        "scorekeeper-season/1",
+        "Autumn · Herbst",
+        {"win": 3, "shutout_win": 5, "loss": -1},
+        2,
+    ]
+    assert data["parties"] == [record_json(record) for record in season.parties]
+    assert data["parties"][4]["stakes"] == {"Dan": "0.10"}  # a chouette member's own stake
+
+
+def test_a_season_document_writes_one_party_a_line():
+    season = parse_season(
+        {"parties": [json.loads((RECORDS / f"{name}.json").read_text()) for name in KINDS]}
+    )
+    lines = dumps(season).splitlines()
+    parties = [line for line in lines if line.startswith('    {"format": "scorekeeper/1"')]
+    assert len(parties) == len(KINDS)
+    assert len(lines) == 2 + 4 + 2 + len(KINDS)  # braces, four fields, "parties": [ and ]
+    assert dumps(parse_season({})).endswith('  "parties": []\n}\n')
+    assert json.loads(dumps(parse_season({})))["parties"] == []

@@ -48,7 +48,7 @@ def season(club: Club) -> Season:
 def play(club: Club, owner: User):
     """Start a partie in the club and record its hands through the services."""
 
-    def play(names, hands, kind="two_player", stake="0.05", preset=None) -> Partie:
+    def play(names, hands, kind="two_player", stake="0.05", preset=None, stakes=None) -> Partie:
         cls = engine.session_class(kind)
         partie = services.partie_start(
             owner=owner,
@@ -58,6 +58,7 @@ def play(club: Club, owner: User):
             kind=kind,
             stake=Decimal(stake),
             first_dealer=None if cls.dealt_by_roles else names[0],
+            stakes={name: Decimal(own) for name, own in (stakes or {}).items()},
         )
         for hand in hands:
             services.hand_record(partie=partie, hand=hand, user=owner)

@@ -1,6 +1,7 @@
 """``python manage.py standings FILE``: the standings of a season document, as JSON;
 ``python manage.py standings --season ID --format json|csv``: those of a season of
-the database, in the same JSON (or as CSV).
+the database, in the same JSON (or as CSV); ``--format season``: that season as a
+season document, which ``standings FILE`` reads back into the same standings.
 
 FILE is a season document (FORMAT.md, "Season"; ``-`` reads standard input) whose
 game records the engine replays, without the database; the standings, head-to-head
@@ -22,6 +23,7 @@ from scorekeeper.engine.league import Standings
 from scorekeeper.engine.record import RecordError
 from scorekeeper.engine.season import (
     CSV_HEADER,
+    dumps,
     loads,
     season_standings,
     standings_csv_rows,
@@ -43,11 +45,18 @@ class Command(BaseCommand):
             "file", metavar="FILE", nargs="?", help="the season document, or - for stdin"
         )
         parser.add_argument("--season", type=int, metavar="ID", help="a season of the database")
-        parser.add_argument("--format", choices=("json", "csv"), default="json")
+        parser.add_argument(
+            "--format",
+            choices=("json", "csv", "season"),
+            default="json",
+            help="season: the season of the database as a season document (FORMAT.md)",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         if (options["file"] is None) == (options["season"] is None):
             fail(["give a season document (FILE) or --season ID, not both"], self)
+        if options["format"] == "season" and options["season"] is None:
+            fail(["--format season writes a season of the database: give --season ID"], self)
         if options["season"] is not None:
             self._database(options["season"], options["format"])
             return
@@ -66,12 +75,20 @@ class Command(BaseCommand):
     def _database(self, pk: int, form: str) -> None:
         # Imported here: FILE needs no database, and so no app registry beyond settings.
         from scorekeeper.league.models import Season
-        from scorekeeper.league.selectors import season_table
+        from scorekeeper.league.selectors import season_document, season_table
+        from scorekeeper.table.models import Unscorable
 
         season = Season.objects.select_related("league").filter(pk=pk).first()
         if season is None:
             fail([f"there is no season {pk}"], self)
-        self._print(season_table(season).standings, form)
+        if form != "season":
+            self._print(season_table(season).standings, form)
+            return
+        try:
+            document = season_document(season)
+        except Unscorable as error:
+            fail([f"partie {error.partie.pk} cannot be scored any more: {error.error}"], self)
+        self.stdout.write(dumps(document), ending="")
 
     def _print(self, table: Standings, form: str) -> None:
         if form == "json":
