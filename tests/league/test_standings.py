@@ -137,3 +137,26 @@ def test_the_standings_follow_the_seasons_own_settings(play, season):
     season.save()
 
     assert [line[0] for line in lines(season)] == [None, None]
+
+
+def test_a_three_player_shutout_is_the_shut_out_players_alone(play, season):
+    """RULES.md §10.11: P reaches the target with Q at 0 and R at 27 (finals P 340,
+    Q 0, R 67). The shutout bonus of 100 counts only in P's pair with Q: R pays
+    240 − 67, not 340 − 67."""
+    hands = [K(1, 21, knocker="P"), K(1, 16, knocker="R"), K(1, 13, knocker="R"),
+             G(60, knocker="P")]  # fmt: skip
+    play(["P", "Q", "R"], hands, kind="three_player")
+
+    table = selectors.season_table(season)
+
+    assert [
+        (line.rank, line.player, line.won, line.shutout_wins, line.league_points,
+         line.net_points, str(line.money))
+        for line in table.standings.lines
+    ] == [
+        (1, "P", 1, 1, 3, 340 + 173, "25.65"),
+        (2, "R", 0, 0, 0, -173 + 67, "-5.30"),
+        (3, "Q", 0, 0, 0, -340 - 67, "-20.35"),
+    ]  # fmt: skip
+    assert table.head_to_head["P"] == {"Q": (1, 0, 340), "R": (1, 0, 173)}
+    assert table.head_to_head["R"]["Q"] == (0, 0, 67)
