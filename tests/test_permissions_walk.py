@@ -256,6 +256,10 @@ WALKS = [
     Walk("evening_share", evening, post=Ask(Role.SCORER, 302, data=lambda t: {"shared": "1"})),
     Walk("shared_evening_board", lambda t: [t.evening.share_token], get=LINKED),
     Walk("club_board", slug, get=READ),
+    # Added for issue 19: on a phone's home screen and without a network
+    Walk("service_worker", get=OPEN),
+    Walk("manifest", get=OPEN),
+    Walk("offline", get=OPEN),
 ]  # fmt: skip
 
 
