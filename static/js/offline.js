@@ -71,7 +71,9 @@
 
   function words(name, values) {
     let text = (panel() && panel().dataset[name]) || "";
-    for (const [key, value] of Object.entries(values || {})) text = text.split(`{${key}}`).join(value);
+    for (const [key, value] of Object.entries(values || {})) {
+      text = text.split(`{${key}}`).join(value);
+    }
     return text;
   }
 
@@ -93,7 +95,8 @@
     bytes[6] = (bytes[6] & 0x0f) | 0x40; // version 4
     bytes[8] = (bytes[8] & 0x3f) | 0x80; // the RFC's variant
     const hex = [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
-    return [hex.slice(0, 8), hex.slice(8, 12), hex.slice(12, 16), hex.slice(16, 20), hex.slice(20)].join("-");
+    const parts = [hex.slice(0, 8), hex.slice(8, 12), hex.slice(12, 16), hex.slice(16, 20)];
+    return [...parts, hex.slice(20)].join("-");
   }
 
   function keyField(form) {
@@ -108,7 +111,9 @@
 
   // What the form holds, as the pairs it would send.
   function fieldsOf(form) {
-    return [...new FormData(form)].filter(([name, value]) => !UNTYPED.has(name) && typeof value === "string");
+    return [...new FormData(form)].filter(
+      ([name, value]) => !UNTYPED.has(name) && typeof value === "string"
+    );
   }
 
   // What the form held as the server rendered it, in the order the form sends it.
@@ -121,7 +126,9 @@
       if (field.type === "radio" || field.type === "checkbox") {
         if (field.defaultChecked) pairs.push([field.name, field.value]);
       } else if (field.tagName === "SELECT") {
-        for (const option of field.options) if (option.defaultSelected) pairs.push([field.name, option.value]);
+        for (const option of field.options) {
+          if (option.defaultSelected) pairs.push([field.name, option.value]);
+        }
       } else {
         pairs.push([field.name, field.defaultValue]);
       }
@@ -150,10 +157,12 @@
         continue;
       }
       // The card picker and the fields shown follow what the form holds.
-      field.dispatchEvent(new Event(field.type === "radio" ? "change" : "input", { bubbles: true }));
+      const type = field.type === "radio" ? "change" : "input";
+      field.dispatchEvent(new Event(type, { bubbles: true }));
     }
     for (const details of form.querySelectorAll("details")) {
-      if ([...details.querySelectorAll("input:not([type=hidden])")].some((f) => f.value)) details.open = true;
+      const inside = [...details.querySelectorAll("input:not([type=hidden])")];
+      if (inside.some((f) => f.value)) details.open = true;
     }
   }
 
@@ -178,7 +187,10 @@
   }
 
   function labelOf(field) {
-    const label = field.type === "radio" ? field.closest("label") : field.form.querySelector(`label[for="${field.id}"]`);
+    const label =
+      field.type === "radio"
+        ? field.closest("label")
+        : field.form.querySelector(`label[for="${field.id}"]`);
     return label ? label.textContent.trim() : "";
   }
 
@@ -243,7 +255,10 @@
     const row = element("tr", `hand waiting${refused ? " refused" : ""}`);
     row.dataset.queued = hand.id;
     const play = element("td", "play");
-    play.append(element("span", "outcome", hand.summary.outcome), element("small", "", hand.summary.detail));
+    play.append(
+      element("span", "outcome", hand.summary.outcome),
+      element("small", "", hand.summary.detail)
+    );
     const state = element("td", "queued");
     state.colSpan = Math.max(1, width - 2);
     if (refused) {
@@ -314,7 +329,8 @@
   document.addEventListener("htmx:confirm", (event) => {
     const form = event.detail.elt;
     const submit = event.detail.triggeringEvent;
-    if (!storable || !panel() || !form || form.id !== "hand-form" || !submit || submit.type !== "submit") return;
+    if (!storable || !panel() || !form || form.id !== "hand-form") return;
+    if (!submit || submit.type !== "submit") return;
     if (submit.submitter && submit.submitter.name === "evaluate") {
       // The melds are the server's to find: offline there is nobody to ask.
       if (!navigator.onLine) {
@@ -333,7 +349,8 @@
     }
     // Kept while on its way: a page closed before the answer sends it again (same key).
     inFlightKey = hand.key;
-    storing = storing.then(() => sendThroughStore(form, hand, () => event.detail.issueRequest(true)));
+    const send = () => event.detail.issueRequest(true);
+    storing = storing.then(() => sendThroughStore(form, hand, send));
   });
 
   async function sendThroughStore(form, hand, send) {
@@ -383,7 +400,9 @@
     } catch (error) {
       // Nowhere to keep it: back in the form, and the words of a failed send.
       if (!correcting) keeping -= 1;
-      if (handForm() === form && same(fieldsOf(form), blank || defaultsOf(form))) fill(form, hand.fields);
+      if (handForm() === form && same(fieldsOf(form), blank || defaultsOf(form))) {
+        fill(form, hand.fields);
+      }
       const status = document.getElementById("entry-status");
       say(status ? status.dataset.sendError : "", true);
       return;
@@ -398,7 +417,9 @@
   // a parent as the event's element: the request's own element still says it.
   function fromHandForm(detail) {
     const elts = [detail && detail.requestConfig && detail.requestConfig.elt, detail && detail.elt];
-    return elts.some((elt) => !!elt && (elt.id === "hand-form" || !!(elt.closest && elt.closest("#hand-form"))));
+    return elts.some(
+      (elt) => !!elt && (elt.id === "hand-form" || !!(elt.closest && elt.closest("#hand-form")))
+    );
   }
 
   document.addEventListener("htmx:afterRequest", (event) => {
@@ -452,26 +473,23 @@
     }
   }
 
-  // Why the server refused it: the errors of the form it sent back, each with its field.
-  async function reasonOf(response) {
+  // Why the server refused a hand: the errors of the form it sent back, each with its
+  // field's name; none when the answer holds no form with errors (the hand was recorded).
+  function reasonsIn(html) {
+    const page = new DOMParser().parseFromString(html, "text/html");
+    const form = page.getElementById("hand-form"); // the answer's own, not one in a <template>
     const reasons = [];
-    try {
-      const page = new DOMParser().parseFromString(await response.text(), "text/html");
-      const form = page.getElementById("hand-form");
-      for (const error of form ? form.querySelectorAll("p.error") : []) {
-        const field = error.closest(".field");
-        const label = field && field.querySelector("label, legend");
-        const text = error.textContent.trim();
-        reasons.push(label ? `${label.textContent.trim()}: ${text}` : text);
-      }
-    } catch (error) {
-      // no page to read: the status says it
+    for (const error of form ? form.querySelectorAll("p.error") : []) {
+      const field = error.closest(".field");
+      const label = field && field.querySelector("label, legend");
+      const text = error.textContent.trim();
+      reasons.push(label ? `${label.textContent.trim()}: ${text}` : text);
     }
-    return reasons.join(" ") || words("refusedStatus", { status: response.status });
+    return reasons.join(" ");
   }
 
-  // One hand, as the form without JavaScript sends it: recorded, the server redirects to
-  // the partie's page; refused, it answers 400 with the form and its errors.
+  // One hand, as htmx sends the form: recorded, the answer is the sheet's new parts;
+  // refused, it is the form again with its errors (a 200 either way, as htmx wants it).
   async function send(hand) {
     const body = new URLSearchParams(hand.fields);
     body.set("entry_key", hand.key);
@@ -480,18 +498,20 @@
       response = await fetch(hand.action, {
         method: "POST",
         body,
-        headers: { "X-CSRFToken": csrfToken() },
+        headers: { "X-CSRFToken": csrfToken(), "HX-Request": "true" },
         credentials: "same-origin",
       });
     } catch (error) {
       return { offline: true };
     }
+    if (response.redirected) return { logIn: true }; // to the login page: the session ended
+    const text = await response.text().catch(() => "");
     if (response.status >= 400 && response.status < 500 && ![408, 429].includes(response.status)) {
-      return { refused: await reasonOf(response) };
+      return { refused: reasonsIn(text) || words("refusedStatus", { status: response.status }) };
     }
     if (!response.ok) return { status: response.status };
-    if (response.redirected && new URL(response.url).pathname === hand.page) return { sent: true };
-    return { logIn: true }; // led to the login page instead
+    const refused = reasonsIn(text);
+    return refused ? { refused } : { sent: true };
   }
 
   async function sendAll() {
@@ -554,7 +574,8 @@
     const typed = form && !same(fieldsOf(form), blank || defaultsOf(form)) ? fieldsOf(form) : null;
     const correcting = form && form.dataset.correcting;
     try {
-      await htmx.ajax("GET", location.pathname + location.search, { target: "#table", swap: "outerHTML" });
+      const here = location.pathname + location.search;
+      await htmx.ajax("GET", here, { target: "#table", swap: "outerHTML" });
     } catch (error) {
       return;
     }
@@ -595,7 +616,8 @@
     if (target.matches("#offline-queue [data-send-now]")) flush(true);
     else if (target.dataset.correct) correct(Number(target.dataset.correct));
     else if (target.dataset.discard) discard(Number(target.dataset.discard));
-    else if (target.closest("#hand-form [data-card-picker]")) saveDraft(handForm()); // picked, not typed
+    // A card picked is typed too, without an input event.
+    else if (target.closest("#hand-form [data-card-picker]")) saveDraft(handForm());
   });
 
   // --- What is typed, kept as it is typed ---

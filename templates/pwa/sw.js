@@ -33,7 +33,8 @@ self.addEventListener("activate", (event) => {
 // they name the files of the new version), then the old caches go.
 async function moveIn() {
   const names = await caches.keys();
-  const old = names.filter((name) => name.startsWith("scorekeeper-") && name !== STATIC && name !== PAGES);
+  const ours = names.filter((name) => name.startsWith("scorekeeper-"));
+  const old = ours.filter((name) => name !== STATIC && name !== PAGES);
   const pages = await caches.open(PAGES);
   for (const name of old.filter((n) => n.startsWith("scorekeeper-pages-"))) {
     const cache = await caches.open(name);
@@ -90,7 +91,9 @@ async function page(request, url) {
     return response;
   });
   network.catch(() => null); // a failure is answered below, or comes after the copy shown
-  const kept = keeps ? await caches.match(keyOf(url), { cacheName: PAGES, ignoreVary: true }) : null;
+  const kept = keeps
+    ? await caches.match(keyOf(url), { cacheName: PAGES, ignoreVary: true })
+    : null;
   try {
     if (!kept) return await network;
     return await Promise.race([network, later(PATIENCE_MS, kept)]);

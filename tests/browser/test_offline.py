@@ -33,12 +33,20 @@ document.addEventListener("securitypolicyviolation", (event) => {
 
 @pytest.fixture
 def phone(open_context: Callable[..., BrowserContext]) -> BrowserContext:
-    """A phone whose pages report what the content security policy blocks, and any
-    uncaught script error, in `phone.errors`."""
+    """A phone whose pages report what the content security policy blocks, any uncaught
+    script error and any error in the console, in `phone.errors`."""
     context = open_context()
     context.add_init_script(WATCH)
     context.errors = []
-    context.on("page", lambda page: page.on("pageerror", lambda e: context.errors.append(str(e))))
+
+    def watch(page: Page) -> None:
+        page.on("pageerror", lambda error: context.errors.append(str(error)))
+        page.on(
+            "console",
+            lambda message: message.type == "error" and context.errors.append(message.text),
+        )
+
+    context.on("page", watch)
     return context
 
 
@@ -218,6 +226,7 @@ def test_a_refused_hand_can_be_discarded(
     expect(hand_rows(page)).to_have_count(1)
     expect(waiting(page)).to_have_count(0)
     assert recorded(partie) == [(1, "gin", "Ben", None, 16)]
+    expect_no_error(page, phone)
 
 
 def test_the_rounds_of_a_partnership_wait_and_are_recorded_in_order(
@@ -251,6 +260,7 @@ def test_the_rounds_of_a_partnership_wait_and_are_recorded_in_order(
         (2, "knock", "Anna", 4, 30),
         (2, "knock", "Cleo", 1, 11),
     ]
+    expect_no_error(page, phone)
 
 
 def test_the_queue_works_without_the_service_worker(
@@ -283,6 +293,7 @@ def test_nothing_entered_is_not_kept(phone: BrowserContext, log_in, owner: User,
         "Nothing entered yet: enter the hand, then record it."
     )
     expect(waiting(page)).to_have_count(0)
+    expect_no_error(page, phone)
 
 
 def test_a_page_not_kept_shows_the_offline_page(
