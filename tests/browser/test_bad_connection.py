@@ -8,9 +8,17 @@ import pytest
 from playwright.sync_api import BrowserContext, Page, Route, expect
 
 from scorekeeper.table.models import Hand, Partie
-from tests.browser.conftest import expect_table_swapped, fill_hand, hand_rows, mark_page
+from tests.browser.conftest import (
+    expect_console_error,
+    expect_table_swapped,
+    fill_hand,
+    hand_rows,
+    mark_page,
+)
 
 HANDS = "**/parties/*/hands/"
+# What the browser and htmx write to the console when a request fails: the test provokes it.
+LOST = ("Failed to load resource", "htmx:sendError", "htmx:afterRequest")
 
 
 @pytest.fixture
@@ -33,7 +41,7 @@ def expect_typed_values_kept(page: Page) -> None:
 
 
 def test_no_connection_keeps_the_hand_on_the_phone_and_says_so(
-    logged_in_page: Page, partie: Partie
+    logged_in_page: Page, partie: Partie, console_errors: list[str]
 ):
     page = logged_in_page
     page.goto(partie.get_absolute_url())
@@ -61,9 +69,12 @@ def test_no_connection_keeps_the_hand_on_the_phone_and_says_so(
     expect(status).to_have_text("The hands that waited are recorded.")
     expect_table_swapped(page)
     assert Hand.objects.filter(partie=partie).count() == 1
+    expect_console_error(console_errors, *LOST)
 
 
-def test_a_server_error_keeps_the_hand_and_says_so(logged_in_page: Page, partie: Partie):
+def test_a_server_error_keeps_the_hand_and_says_so(
+    logged_in_page: Page, partie: Partie, console_errors: list[str]
+):
     page = logged_in_page
     page.goto(partie.get_absolute_url())
     page.route(HANDS, lambda route: route.fulfill(status=502, body="Bad gateway"))
@@ -77,9 +88,12 @@ def test_a_server_error_keeps_the_hand_and_says_so(logged_in_page: Page, partie:
     )
     expect_typed_values_kept(page)
     assert not Hand.objects.filter(partie=partie).exists()
+    expect_console_error(console_errors, "502")
 
 
-def test_a_retry_after_a_lost_answer_records_the_hand_once(logged_in_page: Page, partie: Partie):
+def test_a_retry_after_a_lost_answer_records_the_hand_once(
+    logged_in_page: Page, partie: Partie, console_errors: list[str]
+):
     """The server records the hand, but its answer never arrives: the hand waits on the
     phone with its key, and sending it again (same key) leaves the one hand."""
     page = logged_in_page
@@ -111,3 +125,4 @@ def test_a_retry_after_a_lost_answer_records_the_hand_once(logged_in_page: Page,
     send(page)
     expect(hand_rows(page)).to_have_count(2)
     assert Hand.objects.filter(partie=partie).count() == 2
+    expect_console_error(console_errors, *LOST)
