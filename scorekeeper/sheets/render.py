@@ -21,7 +21,6 @@ import functools
 import io
 import math
 from collections.abc import Callable, Iterable, Sequence
-from decimal import Decimal
 from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape
@@ -49,7 +48,7 @@ from reportlab.platypus import (
 )
 
 from scorekeeper import engine
-from scorekeeper.formats import money_text
+from scorekeeper.formats import number_text
 from scorekeeper.vocabulary import WHO_HEADINGS
 
 from . import data
@@ -74,7 +73,6 @@ SHADE = colors.HexColor("#f1f1f1")
 CLOSED = colors.HexColor("#dedede")
 RED = colors.HexColor("#c0111f")
 RED_SUITS = frozenset("♥♦")
-MINUS = "−"  # U+2212: a minus sign, as wide as the plus
 
 
 @functools.cache
@@ -89,24 +87,6 @@ def text(value: str) -> str:
     """A user string made safe for a Paragraph: markup characters are shown, not obeyed;
     and printable (``sheets.text``), as every string a Paragraph draws passes here."""
     return escape(printable(value), {'"': "&quot;"})
-
-
-def signed(value: int | Decimal | None) -> str:
-    """Won (+) or paid (−); a Decimal is money, in the reader's language (+8,75)."""
-    if value is None:
-        return ""
-    if isinstance(value, Decimal):
-        return money_text(value, signed=True)
-    if value > 0:
-        return f"+{value}"
-    return f"{MINUS}{-value}" if value < 0 else str(value)
-
-
-def number(value: int | Decimal | None) -> str:
-    """A figure as printed; a Decimal is money, in the reader's language (8,75)."""
-    if isinstance(value, Decimal):
-        return money_text(value)
-    return "" if value is None else f"{MINUS}{-value}" if value < 0 else str(value)
 
 
 class NumberedCanvas(Canvas):
@@ -425,9 +405,9 @@ class ScoreSheetRenderer(Renderer):
             facts.append(date_format(sheet.played_on, "DATE_FORMAT"))
         facts.append(", ".join(sheet.players))
         if sheet.for_money:
-            facts.append(_("stake %(stake)s per point") % {"stake": money_text(sheet.stake)})
+            facts.append(_("stake %(stake)s per point") % {"stake": number_text(sheet.stake)})
             facts += [
-                _("%(player)s plays at %(stake)s") % {"player": name, "stake": money_text(stake)}
+                _("%(player)s plays at %(stake)s") % {"player": name, "stake": number_text(stake)}
                 for name, stake in sheet.stakes
             ]
         rules = " · ".join(
@@ -459,7 +439,7 @@ class ScoreSheetRenderer(Renderer):
                         ),
                         "cell",
                     ),
-                    number(p.amount) if money else "",
+                    number_text(p.amount) if money else "",
                 ]
                 for p in sheet.payments
             ]
@@ -469,8 +449,8 @@ class ScoreSheetRenderer(Renderer):
             ]
         head = [_("Player"), _("Points")] + ([_("Money")] if money else [])
         rows = [
-            [self.name_cell(b.player, 200), signed(b.points)]
-            + ([signed(b.amount)] if money else [])
+            [self.name_cell(b.player, 200), number_text(b.points, sign=True)]
+            + ([number_text(b.amount, sign=True)] if money else [])
             for b in sheet.balances
         ]
         flowables += [
@@ -483,7 +463,7 @@ class ScoreSheetRenderer(Renderer):
                     self.para(
                         text(
                             _("%(payer)s pays %(payee)s %(amount)s")
-                            % {"payer": t.payer, "payee": t.payee, "amount": money_text(t.amount)}
+                            % {"payer": t.payer, "payee": t.payee, "amount": number_text(t.amount)}
                         ),
                         "cell",
                     )
@@ -770,8 +750,8 @@ class HandTable:
                 line.append(play.upcard or "")
             line += [
                 play.result,
-                number(play.knocker_deadwood),
-                number(play.defender_deadwood),
+                number_text(play.knocker_deadwood),
+                number_text(play.defender_deadwood),
                 str(play.points) if play.winner else "",
             ]
             for cell in row.cells:
@@ -806,10 +786,9 @@ class HandTable:
         for n, end in enumerate(self.part.ending):
             y = top + n
             line: list[Any] = [end.label] + [""] * (len(self.widths) - 1)
-            show = signed if end.signed else number
             for i, value in enumerate(end.values):
                 column = self.score_column(i)
-                line[column] = show(value)
+                line[column] = number_text(value, sign=end.signed)
                 style.append(("SPAN", (column, y), (column + 1, y)))
             rows.append(line)
             style.append(("SPAN", (0, y), (hands - 1, y)))
@@ -854,7 +833,10 @@ class EveningRenderer(Renderer):
                     self.para("<br/>".join(self.result(game) for game in partie.games), "cell"),
                     self.para(
                         "<br/>".join(
-                            text(f"{b.player} {signed(b.points)} ({signed(b.amount)})")
+                            text(
+                                f"{b.player} {number_text(b.points, sign=True)}"
+                                f" ({number_text(b.amount, sign=True)})"
+                            )
                             for b in partie.balances
                         ),
                         "cell",
@@ -866,7 +848,11 @@ class EveningRenderer(Renderer):
         story.append(self.para(text(_("Balances")), "h2"))
         rows = [[_("Player"), _("Points"), _("Money")]]
         rows += [
-            [self.para(text(b.player), "cell"), signed(b.points), signed(b.amount)]
+            [
+                self.para(text(b.player), "cell"),
+                number_text(b.points, sign=True),
+                number_text(b.amount, sign=True),
+            ]
             for b in evening.balances
         ]
         story.append(self.table(rows, [200, 70, 70], right=(1, 2)))
@@ -880,7 +866,7 @@ class EveningRenderer(Renderer):
                 [
                     self.para(text(t.payer), "cell"),
                     self.para(text(t.payee), "cell"),
-                    number(t.amount),
+                    number_text(t.amount),
                 ]
                 + ([self.para(text(("✓ " if t.paid else "") + t.state), "cell")] if settled else [])
                 for t in evening.transfers
@@ -903,7 +889,7 @@ class EveningRenderer(Renderer):
                 [
                     self.para(text(debt.payer), "cell"),
                     self.para(text(debt.payee), "cell"),
-                    number(debt.amount),
+                    number_text(debt.amount),
                     self.para(text(f"{debt.evening} ({when})" if when else debt.evening), "cell"),
                 ]
             )
@@ -1142,11 +1128,14 @@ class StandingsRenderer(Renderer):
     def cell(self, line: data.StandingsLine, column: str) -> str:
         """A line's value in a figure column, as printed."""
         value = getattr(line, column)
+        if value is None:
+            return "–"
         if column in ("net_points", "money"):
-            return signed(value)
+            return number_text(value, sign=True)
         if column in ("rating", "points_per_hand_won"):
-            return tenths(value)
-        return "–" if value is None else str(value)
+            # The decimal point in every language, as the printed standings always had it.
+            return number_text(value, places=1, localize=False)
+        return str(value)
 
     def standings_widths(self) -> list[float]:
         """Each figure column as wide as its widest value and its heading on one line;
@@ -1281,7 +1270,7 @@ class StandingsRenderer(Renderer):
             rows.append(
                 [str(k + 1), self.name_cell(player, self.MATRIX_NAME)]
                 + [
-                    "" if met is None else f"{met.score}\n{signed(met.net_points)}"
+                    "" if met is None else f"{met.score}\n{number_text(met.net_points, sign=True)}"
                     for met in meetings[first:last]
                 ]
             )
@@ -1304,13 +1293,6 @@ class StandingsRenderer(Renderer):
             for k in range(first, last)
         ]
         return Table(rows, colWidths=widths, style=style, repeatRows=1, hAlign="LEFT")
-
-
-def tenths(value: float | None) -> str:
-    """A figure to one decimal, with a true minus sign; "–" for none."""
-    if value is None:
-        return "–"
-    return f"{MINUS}{-value:.1f}" if value < 0 else f"{value:.1f}"
 
 
 def render_standings(sheet: data.StandingsSheet) -> bytes:

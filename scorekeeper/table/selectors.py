@@ -21,7 +21,7 @@ from scorekeeper import engine, vocabulary
 from scorekeeper.clubs.models import Club
 from scorekeeper.clubs.selectors import clubs_of
 from scorekeeper.engine.record import Record
-from scorekeeper.formats import money_text, plain_amount  # noqa: F401 (its old home)
+from scorekeeper.formats import number_text
 from scorekeeper.sheets.data import PaymentLine
 
 from .models import (
@@ -399,7 +399,7 @@ class EveningView:
     def settle_text(self) -> str:
         """Who pays whom, one line each, to copy into a chat."""
         lines = self.payments or self.transfers
-        return "\n".join(f"{t.payer} → {t.payee}: {money_text(t.amount)}" for t in lines)
+        return "\n".join(f"{t.payer} → {t.payee}: {number_text(t.amount)}" for t in lines)
 
 
 def evening_sheet(evening: Evening) -> EveningView:

@@ -429,7 +429,9 @@ def test_the_rating_chart_is_a_well_formed_svg_with_a_point_per_game(client_of, 
     history = engine.standings([result for _, result in results], ["Ben"]).history["Ben"]
     record = response.context["record"]
     assert record.chart.ratings == tuple(r.ordinal for r in history)
-    caption = f"Rating now {history[-1].ordinal:.1f}, best {max(r.ordinal for r in history):.1f}"
+    last, best = history[-1].ordinal, max(r.ordinal for r in history)
+    # a negative rating with a minus sign, not a hyphen: "Rating now −3.4, best −1.8"
+    caption = f"Rating now {last:.1f}, best {best:.1f}".replace("-", "−")
     assert caption in response.content.decode()
 
 

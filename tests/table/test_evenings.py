@@ -18,7 +18,7 @@ from django.utils.formats import date_format
 from pypdf import PdfReader
 
 from scorekeeper import engine
-from scorekeeper.formats import money_text
+from scorekeeper.formats import number_text
 from scorekeeper.table import selectors, services
 from scorekeeper.table.forms import EveningPartieForm
 from scorekeeper.table.models import Evening, EveningPayment, Partie, Player
@@ -135,7 +135,14 @@ def balances(html):
         r'<tr><th scope="row"><a href="[^"]*">([^<]+)</a></th><td>([^<]*)</td><td>([^<]*)</td>',
         table,
     )
-    return {name: (int(points), amount) for name, points, amount in rows}
+    return {name: (points_of(points), amount) for name, points, amount in rows}
+
+
+def points_of(shown):
+    """Points as the page shows them, read back; shown signed, the one way: '+175', '−175'."""
+    points = int(shown.replace("−", "-"))
+    assert shown == number_text(points, sign=True), f"{shown!r} is not written the one way"
+    return points
 
 
 def settle_up_lines(html):
@@ -381,7 +388,7 @@ def test_the_evening_page_shows_each_players_net_and_the_fewest_transfers(
     # the same figures as the engine's settlement of each partie, added up
     payments = [p for partie in club_parties for p in selectors.partie_sheet(partie).payments]
     assert {
-        name: (points, money_text(amount, signed=True))
+        name: (points, number_text(amount, sign=True))
         for (name, points), amount in zip(
             engine.points_of(payments).items(), engine.balances_of(payments).values(), strict=True
         )
@@ -686,7 +693,7 @@ def test_unpaid_payments_show_on_the_players_pages(client_owner, club):
             "is owed 32.05 by Anna (Club night)",
             "is owed 5.60 by Ben (Club night)",
         ],
-        "37.65",
+        "+37.65",  # a net: signed, as every page writes one
     )
     assert player_page(client_owner, "Ben") == (
         ["owes Carl 5.60 (Club night)"],
