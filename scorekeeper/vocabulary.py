@@ -224,6 +224,39 @@ def box_note(part: engine.Part) -> str | None:
     return gettext("%(box)s in the box against %(team)s") % {"box": box, "team": ", ".join(team)}
 
 
+def games_text(
+    games: list[list[tuple[str, int]]], players: list[str], session: type[engine.Session]
+) -> str:
+    """How a partie stands, from its summary's totals (Partie.game_totals), for a list of
+    choices: Hollywood by its three games ('Game 1 18 : 18, Game 2 0 : 0, Game 3 0 : 0'),
+    a kind of several games by the one being played ('Game 2 Anna 0 : Team 40'); a
+    column that is not a player (a chouette's team, a partnership's side) is named.
+
+    >>> pair = [("Anna", 18), ("Ben", 18)]
+    >>> games_text([pair, [("Anna", 0), ("Ben", 0)]], ["Anna", "Ben"], engine.Hollywood)
+    'Game 1 18 : 18, Game 2 0 : 0'
+    >>> games_text([pair, [("Anna", 0), ("team", 40)]], ["Anna", "Ben", "Cleo"], engine.Chouette)
+    'Game 2 Anna 0 : Team 40'
+    >>> games_text([pair], ["Anna", "Ben"], engine.Game)
+    '18 : 18'
+    """
+
+    def score(game: list[tuple[str, int]]) -> str:
+        if all(name in players for name, _total in game):
+            return " : ".join(str(total) for _name, total in game)
+        return " : ".join(
+            f"{gettext('Team') if name == engine.TEAM else name} {total}" for name, total in game
+        )
+
+    if not games:
+        return ""
+    if session.side_by_side:
+        return ", ".join(f"{game_name(n)} {score(game)}" for n, game in enumerate(games, 1))
+    if session.numbered:
+        return f"{game_name(len(games))} {score(games[-1])}"
+    return score(games[-1])
+
+
 def side_name(name: str | None) -> str:
     """A tally's winner in words: a chouette's team column is called "team" in records."""
     return gettext("the team") if name == engine.TEAM else name or ""

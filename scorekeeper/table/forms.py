@@ -22,7 +22,7 @@ from scorekeeper.engine import bounds
 from scorekeeper.engine.record import RecordError, loads
 from scorekeeper.renderers import DateInput
 from scorekeeper.sheets.data import PAD_KINDS
-from scorekeeper.vocabulary import CHOICE_WORDS, KIND_NAMES, PRESET_LABELS, RULE_HELP
+from scorekeeper.vocabulary import CHOICE_WORDS, KIND_NAMES, PRESET_LABELS, RULE_HELP, games_text
 
 from .messages import explain, explain_record, record_text_message
 from .models import Evening, Hand, Partie, Player
@@ -799,15 +799,15 @@ class PlayerMergeForm(forms.Form):
 def partie_label(partie: Partie) -> str:
     """A partie in a list of choices, told apart from the same players' others: players,
     kind, when it started and how it stands (Anna – Ben · Two players · 23.11.2026 20:15
-    · Anna won 261 : 86)."""
+    · Anna won 261 : 86); a Hollywood by its three games, a chouette by its current one
+    (vocabulary.games_text)."""
     summary = partie.summary
-    players, totals = summary.get("players", []), summary.get("totals", {})
+    players = summary.get("players", [])
     names = " – ".join(players) or str(partie)
     started = date_format(timezone.localtime(partie.started_at), "SHORT_DATETIME_FORMAT")
-    # In the players' order where the columns are players (jsonb keeps no key order);
-    # a partnership's or a chouette's columns are sides.
-    ordered = [totals[name] for name in players if name in totals] or list(totals.values())
-    score = " : ".join(str(total) for total in ordered)
+    # (a summary written before it kept each game's totals has the current game's alone)
+    games = partie.game_totals or [list(summary.get("totals", {}).items())]
+    score = games_text(games, players, partie.session_class)
     if partie.is_running:
         hands = summary.get("hands", 0)
         state = ngettext("running, %(hands)d hand", "running, %(hands)d hands", hands) % {
@@ -818,7 +818,7 @@ def partie_label(partie: Partie) -> str:
     else:
         state = _("over")
     if score and summary.get("hands"):
-        state = f"{state} {score}"
+        state = f"{state}: {score}" if partie.session_class.numbered else f"{state} {score}"
     return " · ".join([names, partie.get_kind_display(), started, state])
 
 
