@@ -6,6 +6,8 @@ language (every label is lazy, so it is translated when it is shown).
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
+from decimal import Decimal
 
 from django.utils.formats import date_format
 from django.utils.functional import Promise
@@ -13,6 +15,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from scorekeeper import engine
+from scorekeeper.formats import number_text
 
 # Each kind: its short name (sheets, lists) and how the start form explains it.
 KIND_NAMES = {
@@ -181,6 +184,38 @@ def describe_rule(name: str, value: object) -> str:
     if name == "knock_limit" and value == engine.UPCARD:
         return f"{rule_label(name)} {gettext('upcard')}"
     return f"{rule_label(name)} {rule_words(name, value)}"
+
+
+@dataclass(frozen=True)
+class RuleItem:
+    """One value of a ruleset, as the rules page lists it."""
+
+    name: str  # the parameter, as RULES.md §8 names it
+    label: str
+    value: str  # in words: '25', 'the upcard', 'double the total', '0.01'
+    meaning: str
+    changed: bool  # not the preset's value
+    played: bool  # counts in the partie's kind
+
+
+def rule_items(rules: engine.Ruleset, kind: str) -> list[RuleItem]:
+    """Every value of ``rules`` in the order of RULES.md §8, in words, with what it means,
+    whether it differs from the preset and whether the kind plays it at all."""
+    changed, values = rules.changes_from_preset(), rules.to_dict()
+    session = engine.session_class(kind)
+    return [
+        RuleItem(
+            name,
+            rule_label(name),
+            number_text(getattr(rules, name))
+            if isinstance(getattr(rules, name), Decimal)  # the money unit: 0,01 in German
+            else rule_words(name, values[name]),
+            str(RULE_HELP[name][1]),
+            name in changed,
+            session.plays_rule(name),
+        )
+        for name in engine.PARAMETERS
+    ]
 
 
 def rules_to_name(names: Iterable[str], rules: engine.Ruleset) -> list[str]:

@@ -194,6 +194,8 @@ WALKS = [
          post=Ask(Role.SCORER, data=lambda t: rules_form_data("modern"))),  # the preview
     Walk("shared_partie", partie_link, get=LINKED),
     Walk("shared_partie_pdf", partie_link, get=LINKED),
+    Walk("partie_ruleset", partie, get=READ),
+    Walk("shared_partie_ruleset", partie_link, get=LINKED),
     Walk("partie_pdf", partie, get=READ),
     Walk("evening_pdf", evening, get=READ),
     Walk("pad", get=PAGE),
@@ -432,15 +434,16 @@ def test_a_withdrawn_link_answers_whoever_held_it_404(walk_things, cast):
     held = [
         reverse("shared_partie", args=[t.partie.share_token]),
         reverse("shared_partie_pdf", args=[t.partie.share_token]),
+        reverse("shared_partie_ruleset", args=[t.partie.share_token]),
         reverse("shared_evening_board", args=[t.evening.share_token]),
         reverse("season_public", args=[t.season.share_token]),
         reverse("season_public_pdf", args=[t.season.share_token]),
     ]
-    assert [cast["share"].get(url).status_code for url in held] == [200] * 5
+    assert [cast["share"].get(url).status_code for url in held] == [200] * 6
 
     owner = cast["owner"]
     owner.post(reverse("partie_share", args=[t.partie.pk]), {"shared": "0"})
     owner.post(reverse("evening_share", args=[t.evening.pk]), {"shared": "0"})
     owner.post(reverse("season_share", args=[t.season.pk]), {"shared": "0"})
 
-    assert [cast["share"].get(url).status_code for url in held] == [404] * 5
+    assert [cast["share"].get(url).status_code for url in held] == [404] * 6

@@ -44,6 +44,7 @@ from scorekeeper.league.players import club_players, player_record
 from scorekeeper.sheets.data import Debt, SettleLine, score_pad, score_sheet
 from scorekeeper.sheets.data import evening_sheet as evening_pdf_sheet
 from scorekeeper.sheets.render import render_evening, render_pad, render_score_sheet
+from scorekeeper.vocabulary import rule_items
 
 from . import live, selectors, services
 from .forms import (
@@ -276,6 +277,34 @@ def shared_partie(request: HtmxHttpRequest, token: str) -> HttpResponse:
     sheet = selectors.partie_sheet(partie)
     response = _render_table(request, sheet, shared=True, live_headers=shown.headers)
     return live.answer(request, response, shown)
+
+
+@login_required
+@require_safe
+def partie_ruleset(request: HttpRequest, pk: int) -> HttpResponse:
+    """Every value of the rules the partie is scored by, with what it means."""
+    return _render_ruleset(request, partie_for(request, pk))
+
+
+@require_safe
+def shared_partie_ruleset(request: HttpRequest, token: str) -> HttpResponse:
+    """The rules behind a share link, as its players read them at the table."""
+    partie = get_object_or_404(Partie.objects.select_related("club"), share_token=token)
+    return _render_ruleset(request, partie, shared=True)
+
+
+def _render_ruleset(request: HttpRequest, partie: Partie, shared: bool = False) -> HttpResponse:
+    rules = partie.ruleset  # one the engine refuses now: the repair page (middleware)
+    items = rule_items(rules, partie.kind)
+    context = {
+        "partie": partie,
+        "rules": rules,
+        "played": [item for item in items if item.played],
+        "unused": [item for item in items if not item.played],
+        "shared": shared,
+        "scorer": not shared and partie.club_role.includes(Role.SCORER),
+    }
+    return render(request, "table/partie_ruleset.html", context)
 
 
 def _link_gone(request: HtmxHttpRequest, region: str) -> HttpResponse:
