@@ -317,6 +317,15 @@ def partie_changes(partie: Partie) -> QuerySet[HandChange]:
     return partie.changes.select_related("user").annotate(undone=undone)
 
 
+def deletion_to_undo(changes: list[HandChange]) -> HandChange | None:
+    """The deletion of a hand that the page offers to undo where the hand was: the
+    partie's last change (``changes`` newest first, from partie_changes), not undone."""
+    last = changes[0] if changes else None
+    if last is None or last.action != HandChange.Action.DELETED or last.undone:
+        return None
+    return last
+
+
 def parties_of(user, archived: bool = False) -> QuerySet[Partie]:
     """The parties of all the user's clubs, running first: those not archived, or
     (``archived``) only the archived ones."""

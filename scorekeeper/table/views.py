@@ -63,7 +63,7 @@ from .forms import (
     rule_initial,
 )
 from .messages import explain, explain_record
-from .models import Evening, Partie, Unscorable, scoring
+from .models import Evening, HandChange, Partie, Unscorable, scoring
 
 PRESET_NOTICE = gettext_lazy(
     "The rule values are now those of the preset you chose: check them and start."
@@ -324,25 +324,35 @@ def _render_table(
     shared: bool = False,
     status: int = 200,
     live_headers: str | None = None,
+    restored: int | None = None,
+    undo: HandChange | None = None,
+    undo_error: str | None = None,
 ) -> HttpResponse:
     """The sheet; ``read_only`` without the hand form and edit links (a member's view),
     ``shared`` as the share link shows it (nothing but the sheet and its PDF);
-    ``live_headers``: the sheet polls for changes with them (live.py)."""
+    ``live_headers``: the sheet polls for changes with them (live.py). A scorer finds
+    the undo of the last deletion where the hand was (``undo``, ``undo_error``: one that
+    was refused, and why);
+    ``restored``: the number of the hand an undo put back, said in the status line."""
     read_only = read_only or shared
     if form is None and not read_only and not sheet.is_over:
         form = entry_form(sheet.partie, at_table=sheet.at_table)
+    changes = list(selectors.partie_changes(sheet.partie)[:50])
     context = {
         "sheet": sheet,
         "partie": sheet.partie,
         "form": form,
         "read_only": read_only,
         "shared": shared,
-        "changes": selectors.partie_changes(sheet.partie)[:50],
+        "changes": changes,
+        "undo": None if read_only else undo or selectors.deletion_to_undo(changes),
+        "undo_error": undo_error,
+        "restored": restored,
         "live_headers": live_headers,
     }
     template = "table/partie_detail.html"
     if request.htmx:
-        template += "#table"
+        template += "#undone" if restored or undo_error else "#table"
     return render(request, template, context, status=status)
 
 
@@ -497,8 +507,8 @@ def hand_delete(request: HttpRequest, pk: int, number: int) -> HttpResponse:
             services.hand_delete(partie=partie, number=number, user=request.user)
         except engine.HandError as refusal:
             error = explain(refusal)
-        else:
-            return redirect(partie)
+        else:  # the partie's page, at the place of the hand, with its undo
+            return redirect(partie.get_absolute_url() + "#undo-notice")
     context = {"partie": partie, "number": number, "error": error}
     return render(request, "table/hand_delete.html", context, status=400 if error else 200)
 
@@ -927,18 +937,27 @@ def partie_archive(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def change_undo(request: HttpRequest, pk: int, change: int) -> HttpResponse:
-    """Undo a change of the partie's audit trail: a deleted hand goes back to its place."""
+def change_undo(request: HtmxHttpRequest, pk: int, change: int) -> HttpResponse:
+    """Undo a change of the partie's audit trail: a deleted hand goes back to its place.
+    From the undo at hand with HTMX, the table comes back in place: the hand restored,
+    or the reason it cannot be (HTMX swaps a 200 only)."""
     partie = partie_for(request, pk, Role.SCORER)
     entry = get_object_or_404(partie.changes, pk=change)
     try:
-        services.hand_restore(partie=partie, change=entry, user=request.user)
+        written = services.hand_restore(partie=partie, change=entry, user=request.user)
     except services.RepairError as refusal:
         error = str(refusal)
     except engine.HandError as refusal:
         error = explain(refusal)
     else:
+        if request.htmx:
+            sheet = selectors.sheet_of(partie, written.session)
+            return _render_table(request, sheet, restored=entry.hand_number)
+        number = entry.hand_number
+        messages.success(request, _("Hand %(number)s is back in its place.") % {"number": number})
         return redirect(partie)
+    if request.htmx and (sheet := _sheet_if_scorable(partie)) is not None:
+        return _render_table(request, sheet, undo=entry, undo_error=error)
     context = {"partie": partie, "change": entry, "error": error}
     return render(request, "table/change_undo.html", context, status=400)
 

@@ -472,7 +472,7 @@ def test_deleting_a_hand_asks_first_and_deletes_on_post(client_owner, partie, pl
     response = client_owner.post(url)
 
     assert response.status_code == 302
-    assert response.url == reverse("partie_detail", args=[partie.pk])
+    assert response.url == reverse("partie_detail", args=[partie.pk]) + "#undo-notice"
     hand = Hand.objects.get(partie=partie)
     assert (hand.number, hand.kind, hand.knocker.name) == (1, "gin", "Ben")
     partie.refresh_from_db()
