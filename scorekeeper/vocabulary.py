@@ -259,25 +259,23 @@ def box_note(part: engine.Part) -> str | None:
     return gettext("%(box)s in the box against %(team)s") % {"box": box, "team": ", ".join(team)}
 
 
-def games_text(
-    games: list[list[tuple[str, int]]], players: list[str], session: type[engine.Session]
-) -> str:
+def games_text(games: list[list[tuple[str, int]]], session: type[engine.Session]) -> str:
     """How a partie stands, from its summary's totals (Partie.game_totals), for a list of
     choices: Hollywood by its three games ('Game 1 18 : 18, Game 2 0 : 0, Game 3 0 : 0'),
-    a kind of several games by the one being played ('Game 2 Anna 0 : Team 40'); a
-    column that is not a player (a chouette's team, a partnership's side) is named.
+    a kind of several games by the one being played, a chouette's with its box and team
+    named ('Game 2 Anna 0 : Team 40').
 
     >>> pair = [("Anna", 18), ("Ben", 18)]
-    >>> games_text([pair, [("Anna", 0), ("Ben", 0)]], ["Anna", "Ben"], engine.Hollywood)
+    >>> games_text([pair, [("Anna", 0), ("Ben", 0)]], engine.Hollywood)
     'Game 1 18 : 18, Game 2 0 : 0'
-    >>> games_text([pair, [("Anna", 0), ("team", 40)]], ["Anna", "Ben", "Cleo"], engine.Chouette)
+    >>> games_text([pair, [("Anna", 0), ("team", 40)]], engine.Chouette)
     'Game 2 Anna 0 : Team 40'
-    >>> games_text([pair], ["Anna", "Ben"], engine.Game)
+    >>> games_text([pair], engine.Game)
     '18 : 18'
     """
 
     def score(game: list[tuple[str, int]]) -> str:
-        if all(name in players for name, _total in game):
+        if all(name != engine.TEAM for name, _total in game):  # in the players' order
             return " : ".join(str(total) for _name, total in game)
         return " : ".join(
             f"{gettext('Team') if name == engine.TEAM else name} {total}" for name, total in game

@@ -805,9 +805,12 @@ def partie_label(partie: Partie) -> str:
     players = summary.get("players", [])
     names = " – ".join(players) or str(partie)
     started = date_format(timezone.localtime(partie.started_at), "SHORT_DATETIME_FORMAT")
-    # (a summary written before it kept each game's totals has the current game's alone)
-    games = partie.game_totals or [list(summary.get("totals", {}).items())]
-    score = games_text(games, players, partie.session_class)
+    # A summary written before it kept each game's totals has the current game's alone, in
+    # no order (jsonb): the players' where the columns are players.
+    totals = summary.get("totals", {})
+    current = [(name, totals[name]) for name in players if name in totals]
+    games = partie.game_totals or [current or list(totals.items())]
+    score = games_text(games, partie.session_class)
     if partie.is_running:
         hands = summary.get("hands", 0)
         state = ngettext("running, %(hands)d hand", "running, %(hands)d hands", hands) % {

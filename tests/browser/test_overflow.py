@@ -298,13 +298,31 @@ def too_wide(page: Page) -> list[str]:
     )
 
 
+def spilling_links(page: Page) -> list[str]:
+    """The links that reach out of the box they stand in (a name over the figures beside
+    it): a link drawn as a box (a 44 px target) whose words do not break."""
+    return page.locator("main a").evaluate_all(
+        """(links) => links.flatMap(link => {
+            if (getComputedStyle(link).display === 'inline' || !link.checkVisibility()) return [];
+            const box = link.parentElement.getBoundingClientRect();
+            const right = link.getBoundingClientRect().right;
+            if (right <= box.right + 1) return [];
+            return [`a "${link.innerText.trim().slice(0, 30)}" ` +
+                    `${Math.round(right - box.right)} px out of its ${link.parentElement.tagName}`];
+        })"""
+    )
+
+
 def problems(page: Page, name: str) -> Iterator[str]:
-    """What is wrong with the page shown: its width, its small tap targets."""
+    """What is wrong with the page shown: its width, its small tap targets, its links whose
+    words spill out."""
     width = page_width(page)
     if width > page.viewport_size["width"]:
         yield f"{name}: {width} px wide ({', '.join(too_wide(page)[:5])})"
     for target in small_targets(page)[:6]:
         yield f"{name}: {target}"
+    for link in spilling_links(page)[:3]:
+        yield f"{name}: {link}"
 
 
 def open_card_picker(page: Page) -> bool:
