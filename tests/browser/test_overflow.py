@@ -146,6 +146,8 @@ def build_world(owner: User, names: tuple[str, ...] = (LONG, UNBROKEN, THIRD, FO
         owner=owner, name="Donnerstagabend im Hinterzimmer", played_on=date.today(), club=club
     )
     parties = _parties(owner, club, settled, names)
+    # The three players' last hand deleted: its sheet offers the undo where it was.
+    services.hand_delete(partie=parties["three players"], number=3, user=owner)
     payment = services.evening_settle(evening=settled)[0]
     services.evening_payment_paid(payment=payment)  # "not paid after all" shows
     running = services.evening_start(
@@ -406,6 +408,13 @@ def test_screenshots_of_the_main_pages(
     page.locator("details.cards").scroll_into_view_if_needed()
     assert page_width(page) <= PHONE["width"]
     _screenshot(page, f"cards-{language}-360", full_page=False)
+    # Undo at hand, where the hand was; the rules of a partie, to read at the table.
+    page.goto(world.pages["three players"] + "#undo-notice")
+    expect(page.locator("#undo-notice")).to_be_in_viewport()
+    page.locator("#undo-notice").evaluate("row => row.scrollIntoView({block: 'center'})")
+    _screenshot(page, f"undo-{language}-360", full_page=False)
+    page.goto(world.pages["hollywood: rules"])
+    _screenshot(page, f"rules-{language}-360", full_page=False)
 
 
 def test_the_hollywood_sheet_shows_one_game_at_a_time_on_a_phone(
