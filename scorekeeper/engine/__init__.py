@@ -11,19 +11,7 @@ melds and deadwood of a hand, the best discard, a knock played out with lay-offs
 from .cards import Card, CardError, Suit, parse_cards
 from .chouette import TEAM, Chouette, ChouetteLine
 from .evaluator import Discard, Evaluation, Meld, best_discard, evaluate
-from .game import (
-    Final,
-    Game,
-    GameClosedError,
-    Line,
-    Payment,
-    PlayerError,
-    Tally,
-    final_tally,
-    money,
-    next_dealer,
-    score_seated,
-)
+from .game import Final, Game, Line, Payment, Tally, final_tally, money
 from .hand import Hand, HandError, HandKind, HandScore, Outcome, knock_limit, score_hand
 from .hollywood import Hollywood, HollywoodLine
 from .knock import KnockOutcome, Layoff, knock_outcome
@@ -43,26 +31,11 @@ from .rules import (
     SpadeDouble,
     preset,
 )
-from .session import (
-    Cell,
-    Column,
-    Foot,
-    FootLine,
-    GameResult,
-    GameSheet,
-    HandStats,
-    Part,
-    Play,
-    Row,
-    Session,
-    Side,
-    Standing,
-    Turn,
-    Who,
-    foot_lines,
-)
+from .seating import PlayerError, next_dealer, score_seated
+from .session import GameClosedError, GameResult, HandStats, Session, Standing, Turn
 from .sessions import KINDS, SESSION_KINDS, KindError, seats, session_class
 from .settlement import Transfer, balances_of, points_of, settle_up
+from .sheet import Cell, Column, Foot, FootLine, GameSheet, Part, Play, Row, Side, Who, foot_lines
 from .three_player import ThreePlayer, ThreePlayerLine
 
 __all__ = [

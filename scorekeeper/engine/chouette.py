@@ -30,12 +30,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
-from .game import next_dealer
 from .hand import Hand, HandScore
 from .roles import Roles, seated
 from .rules import Ruleset, preset  # noqa: F401 (preset: doctests)
-from .session import Column, Row, Session, Side, Stakes, Turn, cells
+from .seating import next_dealer
+from .session import Session, Stakes, Turn
 from .settlement import transfers_json
+from .sheet import Column, Row, Side, cells
 from .tally import Payment, Tally, final_tally, money
 
 TEAM = "team"  # the name of the team's column in every game

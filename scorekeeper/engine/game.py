@@ -24,17 +24,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal  # noqa: F401 (doctests)
 
-from .hand import Hand, HandError, HandScore, Outcome, score_hand
-from .rules import DealerRule, Ruleset, preset  # noqa: F401 (preset: doctests)
-from .session import (
-    Column,
-    GameClosedError,
-    PlayerError,
-    Row,
-    Session,
-    Turn,
-    cells,
-)
+from .hand import Hand, HandScore, Outcome
+from .rules import Ruleset, preset  # noqa: F401 (preset: doctests)
+from .seating import PlayerError, next_dealer, score_seated
+from .session import GameClosedError, Session, Turn
+from .sheet import Column, Row, cells
 from .tally import Final, Payment, Tally, final_tally, money
 
 
@@ -51,37 +45,6 @@ class Line:
     points: dict[str, int]  # running totals after this hand
     boxes: dict[str, int]
     game: int = 1  # the game of a match the hand belongs to
-
-
-def score_seated(
-    hand: Hand, rules: Ruleset, players: tuple[str, str], where: str = "game"
-) -> tuple[HandScore, str | None]:
-    """Score a hand between two seated players: its score and its winner (None: nobody).
-
-    Raises HandError for a hand that cannot have happened at this table.
-    """
-    if hand.knocker is not None and hand.knocker not in players:
-        raise PlayerError(hand.knocker, players, where)
-    score = score_hand(hand, rules)
-    if score.outcome.is_scored and hand.knocker is None:
-        raise HandError("knocker_missing", "say who knocked", field="knocker")
-    if score.knocker_wins is None:
-        return score, None
-    other = players[1] if hand.knocker == players[0] else players[0]
-    return score, hand.knocker if score.knocker_wins else other
-
-
-def next_dealer(rules: Ruleset, players: tuple[str, str], dealer: str, winner: str | None) -> str:
-    """Who deals after a hand dealt by ``dealer`` and won by ``winner`` (RULES.md §2.10)."""
-    if winner is None:  # no game or void: the same dealer deals again
-        return dealer
-    rule = rules.dealer_rule
-    if rule == DealerRule.WINNER:
-        return winner
-    loser = players[1] if winner == players[0] else players[0]
-    if rule == DealerRule.LOSER:
-        return loser
-    return players[1] if dealer == players[0] else players[0]
 
 
 class Game(Session):

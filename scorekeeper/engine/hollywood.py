@@ -24,10 +24,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
-from .game import next_dealer, score_seated
 from .hand import Hand, HandScore
 from .rules import Ruleset, preset  # noqa: F401 (preset: doctests)
-from .session import Cell, Column, GameClosedError, Row, Session, Stakes, Turn
+from .seating import next_dealer, score_seated
+from .session import GameClosedError, Session, Stakes, Turn
+from .sheet import Cell, Column, Row
 from .tally import Payment, Tally, final_tally
 
 GAMES = 3

@@ -22,7 +22,8 @@ from collections.abc import Sequence
 from .game import Game, Line, player_row
 from .hand import Hand
 from .rules import Ruleset, preset  # noqa: F401 (preset: doctests)
-from .session import Column, GameClosedError, Row, Session, Standing, Turn
+from .session import GameClosedError, Session, Standing, Turn
+from .sheet import Column, Row
 from .tally import Payment, Tally
 
 

@@ -36,8 +36,9 @@ from itertools import combinations
 from .hand import Hand, HandScore
 from .roles import Roles, seated
 from .rules import Ruleset, preset  # noqa: F401 (preset: doctests)
-from .session import Column, Row, Session, Stakes, Turn, cells
+from .session import Session, Stakes, Turn
 from .settlement import transfers_json
+from .sheet import Column, Row, cells
 from .tally import Final, Payment, Tally, money, running_tally, shutout_extra
 
 SEATS = 3
