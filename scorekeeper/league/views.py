@@ -14,7 +14,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from scorekeeper.clubs.access import Role, club_of, object_in_club, partie_for
 from scorekeeper.sheets.data import standings_sheet
 from scorekeeper.sheets.render import render_standings
-from scorekeeper.table.views import HtmxHttpRequest
+from scorekeeper.table.views.common import HtmxHttpRequest
 from scorekeeper.vocabulary import STANDINGS_COLUMNS, season_subtitle
 
 from . import exports, selectors, services

@@ -20,7 +20,7 @@ from pypdf import PdfReader
 from scorekeeper import engine
 from scorekeeper.formats import number_text
 from scorekeeper.table import selectors, services
-from scorekeeper.table.forms import EveningPartieForm, partie_label
+from scorekeeper.table.forms.evenings import EveningPartieForm, partie_label
 from scorekeeper.table.models import Evening, EveningPayment, Partie, Player
 
 pytestmark = pytest.mark.django_db

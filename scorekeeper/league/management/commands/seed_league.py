@@ -28,7 +28,7 @@ from scorekeeper.clubs.models import Club
 from scorekeeper.league import services as league_services
 from scorekeeper.league.seeding import KIND_WEIGHTS, entries_of, play
 from scorekeeper.table.models import Hand, Partie, Player, Seat
-from scorekeeper.table.services import summary_of
+from scorekeeper.table.services.parties import summary_of
 
 BATCH = 500  # parties written per transaction
 STAKE = Decimal("0.05")
