@@ -12,8 +12,7 @@ from django.utils.text import slugify
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from scorekeeper.clubs.access import Role, club_of, object_in_club, partie_for
-from scorekeeper.sheets.data import standings_sheet
-from scorekeeper.sheets.render import render_standings
+from scorekeeper.sheets.standings import render_standings, standings_sheet
 from scorekeeper.table.views.common import HtmxHttpRequest
 from scorekeeper.vocabulary import STANDINGS_COLUMNS, season_subtitle
 

@@ -22,7 +22,7 @@ from scorekeeper.clubs.models import Club
 from scorekeeper.clubs.selectors import clubs_of
 from scorekeeper.engine.record import Record
 from scorekeeper.formats import number_text
-from scorekeeper.sheets.data import PaymentLine
+from scorekeeper.sheets.score_sheet import PaymentLine
 
 from .models import (
     SCORING_ERRORS,

@@ -18,30 +18,26 @@ import pytest
 from django.utils import translation
 
 from scorekeeper import engine
+from scorekeeper.engine import Cell
 from scorekeeper.engine.record import RecordError, loads, parse_record, replay
 from scorekeeper.engine.settlement import Transfer
-from scorekeeper.sheets.data import (
-    Balance,
-    Cell,
+from scorekeeper.sheets.common import Balance, RuleLine, RulesText, rules_text
+from scorekeeper.sheets.evening_tally import (
     Debt,
     EveningSheet,
     GameSummary,
-    Group,
-    PadError,
-    PadGroup,
     PartieSummary,
+    SettleLine,
+    evening_sheet,
+)
+from scorekeeper.sheets.score_pad import PadError, PadGroup, ScorePad, score_pad
+from scorekeeper.sheets.score_sheet import (
+    Group,
     PaymentLine,
     Play,
     Row,
-    RuleLine,
-    RulesText,
-    ScorePad,
     ScoreSheet,
     Seats,
-    SettleLine,
-    evening_sheet,
-    rules_text,
-    score_pad,
     score_sheet,
 )
 from scorekeeper.vocabulary import foot_label, game_name, outcome_name

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from scorekeeper.sheets.data import PAD_KINDS
+from scorekeeper.sheets.score_pad import PAD_KINDS
 from scorekeeper.vocabulary import KIND_NAMES
 
 from ..models import Partie

@@ -13,11 +13,7 @@ from scorekeeper.clubs.models import Club
 from scorekeeper.clubs.services import personal_club
 from scorekeeper.engine import bounds
 
-from ..models import (
-    Evening,
-    EveningPayment,
-    Partie,
-)
+from ..models import Evening, EveningPayment, Partie
 from ..selectors import evening_sheet
 
 

@@ -19,25 +19,10 @@ from scorekeeper import engine
 from scorekeeper.clubs.models import Club
 from scorekeeper.clubs.services import personal_club
 from scorekeeper.engine import bounds
-from scorekeeper.engine.record import (
-    Problems,
-    Record,
-    entry_json,
-    replay,
-)
+from scorekeeper.engine.record import Problems, Record, entry_json, replay
 from scorekeeper.league.services import partie_results_store
 
-from ..models import (
-    Entry,
-    EntryKey,
-    Evening,
-    Hand,
-    HandChange,
-    Partie,
-    Player,
-    Seat,
-    scoring,
-)
+from ..models import Entry, EntryKey, Evening, Hand, HandChange, Partie, Player, Seat, scoring
 from .evenings import EveningSettledError, _check_room
 
 

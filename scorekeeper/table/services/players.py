@@ -14,16 +14,7 @@ from scorekeeper.clubs.models import Membership
 from scorekeeper.league.models import Game, GamePayment, GamePlayer, PartieStats
 from scorekeeper.league.services import results_changed
 
-from ..models import (
-    EveningPayment,
-    Hand,
-    HandChange,
-    Partie,
-    Player,
-    Seat,
-    Unscorable,
-    scoring,
-)
+from ..models import EveningPayment, Hand, HandChange, Partie, Player, Seat, Unscorable, scoring
 from ..selectors import HANDS_IN_ORDER, partie_session, partie_with_players
 from .parties import summary_of
 

@@ -14,16 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from scorekeeper.engine.record import parse_entry
 from scorekeeper.league.services import partie_results_drop
 
-from ..models import (
-    Evening,
-    EveningPayment,
-    Hand,
-    HandChange,
-    Partie,
-    Player,
-    Unscorable,
-    scoring,
-)
+from ..models import Evening, EveningPayment, Hand, HandChange, Partie, Player, Unscorable, scoring
 from ..selectors import evening_sheet, partie_with_players
 from .parties import Written, _locked, _replay, _save_result, _written
 

@@ -2,11 +2,7 @@
 
 from __future__ import annotations
 
-from ..models import (
-    Evening,
-    Partie,
-    new_share_token,
-)
+from ..models import Evening, Partie, new_share_token
 
 
 def partie_share(*, partie: Partie, shared: bool = True) -> Partie:

@@ -22,11 +22,7 @@ from django_htmx.http import reswap, retarget, trigger_client_event
 
 from scorekeeper import engine
 from scorekeeper.accounts import throttle
-from scorekeeper.clubs.access import (
-    Role,
-    evening_for,
-    partie_for,
-)
+from scorekeeper.clubs.access import Role, evening_for, partie_for
 from scorekeeper.clubs.services import personal_club
 from scorekeeper.engine.record import RecordError, record_json
 from scorekeeper.vocabulary import rule_items

@@ -9,11 +9,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST, require_safe
 
-from scorekeeper.clubs.access import (
-    Role,
-    club_of,
-    player_for,
-)
+from scorekeeper.clubs.access import Role, club_of, player_for
 from scorekeeper.league.players import club_players, player_record
 
 from .. import selectors

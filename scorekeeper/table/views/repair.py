@@ -12,12 +12,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from scorekeeper import engine
-from scorekeeper.clubs.access import (
-    Role,
-    evening_for,
-    object_in_club,
-    partie_for,
-)
+from scorekeeper.clubs.access import Role, evening_for, object_in_club, partie_for
 
 from .. import selectors
 from ..messages import explain

@@ -11,12 +11,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 from django_htmx.http import HttpResponseStopPolling
 
-from scorekeeper.clubs.access import (
-    Role,
-    club_of,
-    evening_for,
-    partie_for,
-)
+from scorekeeper.clubs.access import Role, club_of, evening_for, partie_for
 
 from .. import live, selectors
 from ..models import Evening, Partie
