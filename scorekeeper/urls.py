@@ -22,6 +22,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
+    path("", include("scorekeeper.accounts.urls")),
     path("", include("scorekeeper.table.urls")),
     path("", include("scorekeeper.clubs.urls")),
     path("", include("scorekeeper.league.urls")),

@@ -1,10 +1,9 @@
 from django.urls import path
 
-from .views import evenings, parties, pdfs, players, repair, sharing
+from .views import evenings, parties, pdfs, repair, sharing
 
 urlpatterns = [
     path("", parties.home, name="home"),
-    path("signup/", parties.signup, name="signup"),
     path("parties/new/", parties.partie_new, name="partie_new"),
     path("parties/new/rules/", parties.partie_rules, name="partie_rules"),
     path("parties/import/", parties.partie_import, name="partie_import"),
@@ -44,10 +43,5 @@ urlpatterns = [
         evenings.evening_payment_paid,
         name="evening_payment_paid",
     ),
-    path("players/<int:pk>/", players.player_detail, name="player_detail"),
-    path("players/<int:pk>/account/", players.player_account, name="player_account"),
-    path("players/<int:pk>/rename/", players.player_rename, name="player_rename"),
-    path("players/<int:pk>/merge/", players.player_merge, name="player_merge"),
-    path("clubs/<slug:slug>/players/", players.player_list, name="player_list"),
-    path("me/", players.my_games, name="my_games"),
+    path("me/", parties.my_games, name="my_games"),
 ]

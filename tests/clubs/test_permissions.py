@@ -23,8 +23,10 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
+from scorekeeper.accounts import urls as account_urls
 from scorekeeper.clubs import urls as club_urls
 from scorekeeper.clubs.models import Club, Invitation, Membership, Role
+from scorekeeper.league import urls as league_urls
 from scorekeeper.table import services as table_services
 from scorekeeper.table import urls as table_urls
 from scorekeeper.table.models import Evening, EveningPayment, Hand, HandChange, Partie, Player
@@ -248,7 +250,10 @@ def test_the_answer_at_every_url_follows_the_role(client_of, things, url, who):
 
 
 def test_every_url_of_the_table_and_the_clubs_is_in_the_table_above():
-    names = {p.name for p in table_urls.urlpatterns + club_urls.urlpatterns}
+    # Sign-up lives in accounts and the player pages in league: they are walked here too.
+    players = [p for p in league_urls.urlpatterns if p.name.startswith("player_")]
+    patterns = table_urls.urlpatterns + club_urls.urlpatterns + account_urls.urlpatterns + players
+    names = {p.name for p in patterns}
     assert names == {url.name for url in URLS}
 
 

@@ -12,9 +12,10 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from scorekeeper.clubs.access import Role, evening_for
+from scorekeeper.clubs.access import Role
 
 from .. import selectors
+from ..access import evening_for
 from ..forms.evenings import EveningForm, EveningPartieForm, evening_label
 from ..services import evenings as evening_services
 from .common import HtmxHttpRequest, _club_form

@@ -1,19 +1,17 @@
 """Pages of parties and hands: the home page, a partie started, its rules, its score sheet
 with the hand form, a hand recorded, corrected or deleted, a game record exported or
-imported."""
+imported; the parties the user played."""
 
 from __future__ import annotations
 
 import uuid
 
 from django.contrib import messages
-from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.forms import UserCreationForm
 from django.core.exceptions import NON_FIELD_ERRORS
+from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -21,13 +19,12 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from django_htmx.http import reswap, retarget, trigger_client_event
 
 from scorekeeper import engine
-from scorekeeper.accounts import throttle
-from scorekeeper.clubs.access import Role, evening_for, partie_for
-from scorekeeper.clubs.services import personal_club
+from scorekeeper.clubs.access import Role
 from scorekeeper.engine.record import RecordError, record_json
 from scorekeeper.vocabulary import rule_items
 
 from .. import selectors
+from ..access import evening_for, partie_for
 from ..forms.hands import entry_form
 from ..forms.parties import ImportForm, PartieStartForm, kind_seats
 from ..forms.rules import RulesForm, rule_initial
@@ -61,33 +58,6 @@ def _render_home(
         parties = selectors.parties_of(request.user, archived=show == "archived")
     context = {"parties": parties, "show": show, "error": error}
     return render(request, "table/home.html", context, status=status)
-
-
-@require_http_methods(["GET", "POST"])
-def signup(request: HttpRequest) -> HttpResponse:
-    """A new account with its personal club; then on to ``next`` (an invitation link)."""
-    form = UserCreationForm(request.POST or None)
-    next_url = request.POST.get("next") or request.GET.get("next") or ""
-    if not url_has_allowed_host_and_scheme(
-        next_url, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    ):
-        next_url = ""
-    if request.method == "POST":
-        # Counted per address in the database before anything else, so that no app
-        # server lets one address create accounts without end.
-        address = throttle.client_address(request)
-        if throttle.signup_throttled(address):
-            context = {"form": UserCreationForm(), "next": next_url}
-            context["refusal"] = throttle.signup_message()
-            return render(request, "registration/signup.html", context, status=429)
-        throttle.signup_attempt_record(address)
-    if request.method == "POST" and form.is_valid():
-        user = form.save()
-        personal_club(user)
-        # Named, since axes' backend stands before Django's in AUTHENTICATION_BACKENDS.
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        return redirect(next_url or "home")
-    return render(request, "registration/signup.html", {"form": form, "next": next_url})
 
 
 def _with_preset_values(form_class: type[RulesForm], form: RulesForm, **initial) -> RulesForm:
@@ -472,3 +442,13 @@ def partie_import(request: HttpRequest) -> HttpResponse:
     context = {"form": form, "club_form": club_form}
     status = 400 if form.errors or club_form.errors else 200
     return render(request, "table/partie_import.html", context, status=status)
+
+
+@login_required
+@require_safe
+def my_games(request: HttpRequest) -> HttpResponse:
+    """The parties the user played, as the player linked to his account in each club."""
+    parties = Paginator(selectors.parties_played_by(request.user), 50)
+    return render(
+        request, "table/my_games.html", {"page": parties.get_page(request.GET.get("page"))}
+    )

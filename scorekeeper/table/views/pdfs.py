@@ -9,13 +9,13 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.text import slugify
 from django.views.decorators.http import require_safe
 
-from scorekeeper.clubs.access import evening_for, partie_for
 from scorekeeper.sheets.evening_tally import Debt, SettleLine, render_evening
 from scorekeeper.sheets.evening_tally import evening_sheet as evening_pdf_sheet
 from scorekeeper.sheets.score_pad import render_pad, score_pad
 from scorekeeper.sheets.score_sheet import render_score_sheet, score_sheet
 
 from .. import selectors
+from ..access import evening_for, partie_for
 from ..forms.pdfs import PadForm
 from ..models import Partie, scoring
 from .parties import _with_preset_values

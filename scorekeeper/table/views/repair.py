@@ -12,9 +12,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from scorekeeper import engine
-from scorekeeper.clubs.access import Role, evening_for, object_in_club, partie_for
+from scorekeeper.clubs.access import Role, object_in_club
 
 from .. import selectors
+from ..access import evening_for, partie_for
 from ..messages import explain
 from ..models import Partie
 from ..services import repair as repair_services

@@ -11,9 +11,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 from django_htmx.http import HttpResponseStopPolling
 
-from scorekeeper.clubs.access import Role, club_of, evening_for, partie_for
+from scorekeeper.clubs.access import Role, club_of
 
 from .. import live, selectors
+from ..access import evening_for, partie_for
 from ..models import Evening, Partie
 from ..services import sharing as share_services
 from .common import HtmxHttpRequest

@@ -24,8 +24,7 @@ from scorekeeper.engine.league import Standings
 from scorekeeper.engine.record import RecordError
 from scorekeeper.engine.season import loads, season_standings, standings_json
 from scorekeeper.league.exports import write_standings
-
-from .sheet import fail, read_text
+from scorekeeper.table.management.commands.sheet import fail, read_text
 
 
 class Command(BaseCommand):

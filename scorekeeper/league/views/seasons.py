@@ -11,14 +11,15 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.text import slugify
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from scorekeeper.clubs.access import Role, club_of, object_in_club, partie_for
+from scorekeeper.clubs.access import Role, club_of, object_in_club
 from scorekeeper.sheets.standings import render_standings, standings_sheet
+from scorekeeper.table.access import partie_for
 from scorekeeper.table.views.common import HtmxHttpRequest
 from scorekeeper.vocabulary import STANDINGS_COLUMNS, season_subtitle
 
-from . import exports, selectors, services
-from .forms import LeagueForm, PartieSeasonForm, SeasonForm
-from .models import League, Season
+from .. import exports, selectors, services
+from ..forms import LeagueForm, PartieSeasonForm, SeasonForm
+from ..models import League, Season
 
 SORTABLE = tuple(selectors.SORTS)
 PAGE = 100  # standings rows a page

@@ -1,21 +1,20 @@
-"""Pages of players: a club's players, one player's page, linked, renamed, merged; and
-the user's own games."""
+"""Pages of players: a club's players, one player's page with his record in the club's
+leagues, linked to a member's account, renamed, merged."""
 
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
-from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST, require_safe
 
-from scorekeeper.clubs.access import Role, club_of, player_for
+from scorekeeper.clubs.access import Role, club_of
 from scorekeeper.league.players import club_players, player_record
-
-from .. import selectors
-from ..forms.players import PlayerAccountForm, PlayerMergeForm, PlayerRenameForm
-from ..services import players as player_services
-from .common import HtmxHttpRequest
+from scorekeeper.table import selectors
+from scorekeeper.table.access import player_for
+from scorekeeper.table.forms.players import PlayerAccountForm, PlayerMergeForm, PlayerRenameForm
+from scorekeeper.table.services import players as player_services
+from scorekeeper.table.views.common import HtmxHttpRequest
 
 
 @login_required
@@ -111,13 +110,3 @@ def _render_player(
         "merge_form": merge_form,
     }
     return render(request, "table/player_detail.html", context, status=status)
-
-
-@login_required
-@require_safe
-def my_games(request: HttpRequest) -> HttpResponse:
-    """The parties the user played, as the player linked to his account in each club."""
-    parties = Paginator(selectors.parties_played_by(request.user), 50)
-    return render(
-        request, "table/my_games.html", {"page": parties.get_page(request.GET.get("page"))}
-    )
