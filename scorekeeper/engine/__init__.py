@@ -11,7 +11,7 @@ melds and deadwood of a hand, the best discard, a knock played out with lay-offs
 from .cards import Card, CardError, Suit, parse_cards
 from .chouette import TEAM, Chouette, ChouetteLine
 from .evaluator import Discard, Evaluation, Meld, best_discard, evaluate
-from .game import Final, Game, Line, Payment, Tally, final_tally, money
+from .game import Final, Game, Payment, Tally, TwoPlayerLine, final_tally, money
 from .hand import Hand, HandError, HandKind, HandScore, Outcome, knock_limit, score_hand
 from .hollywood import Hollywood, HollywoodLine
 from .knock import KnockOutcome, Layoff, knock_outcome
@@ -35,7 +35,19 @@ from .seating import PlayerError, next_dealer, score_seated
 from .session import GameClosedError, GameResult, HandStats, Session, Standing, Turn
 from .sessions import KINDS, SESSION_KINDS, KindError, seats, session_class
 from .settlement import Transfer, balances_of, points_of, settle_up
-from .sheet import Cell, Column, Foot, FootLine, GameSheet, Part, Play, Row, Side, Who, foot_lines
+from .sheet import (
+    Cell,
+    Column,
+    EntryRow,
+    Foot,
+    FootLine,
+    GameSheet,
+    Part,
+    Play,
+    Side,
+    Who,
+    foot_lines,
+)
 from .three_player import ThreePlayer, ThreePlayerLine
 
 __all__ = [
@@ -60,7 +72,7 @@ __all__ = [
     "Standings",
     "Part",
     "Play",
-    "Row",
+    "EntryRow",
     "Side",
     "Standing",
     "Turn",
@@ -84,7 +96,7 @@ __all__ = [
     "KindError",
     "KnockOutcome",
     "Layoff",
-    "Line",
+    "TwoPlayerLine",
     "Match",
     "MatchOverError",
     "Meld",

@@ -36,7 +36,7 @@ from .rules import Ruleset, preset  # noqa: F401 (preset: doctests)
 from .seating import next_dealer
 from .session import Session, Stakes, Turn
 from .settlement import transfers_json
-from .sheet import Column, Row, Side, cells
+from .sheet import Column, EntryRow, Side, cells
 from .tally import Payment, Tally, final_tally, money
 
 TEAM = "team"  # the name of the team's column in every game
@@ -183,10 +183,10 @@ class Chouette(Session):
     def opening_columns(self) -> tuple[Column, ...]:
         return _columns(self.roles)
 
-    def rows(self) -> list[Row]:
+    def rows(self) -> list[EntryRow]:
         """Each hand in its game's columns; the team's column wins with its captain."""
         return [
-            Row(
+            EntryRow(
                 line.number,
                 line.game,
                 (line,),

@@ -28,12 +28,12 @@ from .hand import Hand, HandScore, Outcome
 from .rules import Ruleset, preset  # noqa: F401 (preset: doctests)
 from .seating import PlayerError, next_dealer, score_seated
 from .session import GameClosedError, Session, Turn
-from .sheet import Column, Row, cells
+from .sheet import Column, EntryRow, cells
 from .tally import Final, Payment, Tally, final_tally, money
 
 
 @dataclass(frozen=True)
-class Line:
+class TwoPlayerLine:
     """One recorded hand as it stands on the score sheet."""
 
     number: int
@@ -63,7 +63,7 @@ class Game(Session):
         self._dealer = self.first_dealer
         self.points = dict.fromkeys(self.players, 0)
         self.boxes = dict.fromkeys(self.players, 0)
-        self.lines: list[Line] = []
+        self.lines: list[TwoPlayerLine] = []
         self.winner: str | None = None
 
     @property
@@ -84,14 +84,14 @@ class Game(Session):
     def opponent(self, player: str) -> str:
         return self.players[1] if player == self.players[0] else self.players[0]
 
-    def _record(self, hand: Hand) -> Line:  # type: ignore[override]
+    def _record(self, hand: Hand) -> TwoPlayerLine:  # type: ignore[override]
         score, winner = score_seated(hand, self.rules, self.table)
         if winner is not None:
             self.points[winner] += score.points
             self.boxes[winner] += score.boxes
             if self.points[winner] >= self.rules.target:
                 self.winner = winner
-        line = Line(
+        line = TwoPlayerLine(
             len(self.lines) + 1,
             self.dealer,
             hand,
@@ -115,16 +115,16 @@ class Game(Session):
     def game_columns(self) -> list[tuple[Column, ...]]:
         return [self.opening_columns()]
 
-    def rows(self) -> list[Row]:
+    def rows(self) -> list[EntryRow]:
         return [player_row(line, self.players) for line in self.lines]
 
     def turn(self) -> Turn:
         return Turn(len(self.lines) + 1, None, (self.dealer,), seated=(self.table,))
 
 
-def player_row(line: Line, players: Sequence[str], game: int = 1) -> Row:
+def player_row(line: TwoPlayerLine, players: Sequence[str], game: int = 1) -> EntryRow:
     """A hand in columns of one player each: the gain goes to its winner."""
-    return Row(
+    return EntryRow(
         line.number,
         game,
         (line,),
@@ -137,7 +137,7 @@ __all__ = [
     "Final",
     "Game",
     "GameClosedError",
-    "Line",
+    "TwoPlayerLine",
     "Outcome",
     "Payment",
     "PlayerError",

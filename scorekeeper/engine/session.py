@@ -36,7 +36,7 @@ from .hand import Hand, HandError, Outcome
 from .roles import Roles
 from .rules import Ruleset
 from .seating import PlayerError
-from .sheet import Column, GameSheet, Part, Row, Who
+from .sheet import Column, EntryRow, GameSheet, Part, Who
 from .tally import Payment, Tally, running_tally
 
 _WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight"}
@@ -270,7 +270,7 @@ class Session(ABC):
         """Each game's columns, in the order of ``games()``."""
 
     @abstractmethod
-    def rows(self) -> list[Row]:
+    def rows(self) -> list[EntryRow]:
         """Every entry as a row of the sheet, cells across its part's columns."""
 
     @abstractmethod

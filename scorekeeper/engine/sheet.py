@@ -108,7 +108,7 @@ class Cell:
 
 
 @dataclass(frozen=True)
-class Row:
+class EntryRow:
     """One entry on the sheet: its plays (two for a partnership round), its cells."""
 
     number: int
@@ -135,7 +135,7 @@ class Part:
     """One table of a sheet: the games whose columns stand side by side, and their rows."""
 
     games: tuple[GameSheet, ...]
-    rows: tuple[Row, ...]
+    rows: tuple[EntryRow, ...]
     titled: bool = False  # its one game's name stands above the table ("Game 2")
     labelled: bool = False  # each game's name stands above its columns ("Game 1" ...)
 

@@ -344,7 +344,7 @@ ROW_HEIGHT = 12.0  # a table row of one line of 8-point text
 Command = tuple[Any, ...]
 
 
-class SheetTable(Table):
+class SparseTable(Table):
     """A reportlab Table that draws nothing for an empty cell (most gain cells are
     empty): reportlab would otherwise write an empty text object for each."""
 
@@ -430,7 +430,7 @@ class PagedTable(Flowable):
             moved = _move(command, 0, rows, top)
             if moved:
                 commands.append(moved)
-        table = SheetTable(
+        table = SparseTable(
             self.head + self.body[:rows],
             colWidths=self.widths,
             rowHeights=self.head_heights + self.heights[:rows],

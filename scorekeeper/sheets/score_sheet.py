@@ -70,7 +70,7 @@ from .common import (
 
 
 @dataclass(frozen=True)
-class Play:
+class PrintedPlay:
     """What happened at one table in one hand."""
 
     dealer: str
@@ -93,11 +93,11 @@ class Seats:
 
 
 @dataclass(frozen=True)
-class Row:
+class PrintedRow:
     """One hand, or one partnership round (two plays: table 1, table 2)."""
 
     number: int
-    plays: tuple[Play, ...]
+    plays: tuple[PrintedPlay, ...]
     cells: tuple[Cell, ...]  # one per column, across the groups
     seats: Seats | None = None
     closes: tuple[int, ...] = ()  # Hollywood: the games (1-based) this hand closed
@@ -126,13 +126,13 @@ class EndLine:
 
 
 @dataclass(frozen=True)
-class Part:
+class PrintedPart:
     """One table of hands: the whole sheet, or one game of a match or chouette."""
 
     title: str | None
     note: str | None
     groups: tuple[Group, ...]
-    rows: tuple[Row, ...]
+    rows: tuple[PrintedRow, ...]
     ending: tuple[EndLine, ...]
 
     @property
@@ -164,7 +164,7 @@ class ScoreSheet:
     upcards: bool  # Oklahoma: every hand shows its upcard
     who: tuple[engine.Who, ...]  # what a hand line says of who played it (the engine's)
     lines_per_row: int  # a partnership round: a line per table
-    parts: tuple[Part, ...]
+    parts: tuple[PrintedPart, ...]
     payments: tuple[PaymentLine, ...]
     balances: tuple[Balance, ...]
     transfers: tuple[Transfer, ...]  # the fewest transfers that settle the balances
@@ -227,15 +227,15 @@ def _game_label(session: engine.Session, game: engine.GameSheet) -> str | None:
     return game_name(game.number) if session.numbered else None
 
 
-def sheet_part(part: engine.Part, rules: engine.Ruleset, for_money: bool) -> Part:
+def sheet_part(part: engine.Part, rules: engine.Ruleset, for_money: bool) -> PrintedPart:
     """One table of the sheet in words: its title, note, column groups, rows and ending."""
     title = game_name(part.games[0].number) if part.titled else None
-    return Part(
+    return PrintedPart(
         title,
         box_note(part),
         tuple(_group(game, part.labelled) for game in part.games),
         tuple(
-            Row(
+            PrintedRow(
                 row.number,
                 tuple(_play(play) for play in row.plays),
                 row.cells,
@@ -269,11 +269,11 @@ def _group(game: engine.GameSheet, labelled: bool) -> Group:
     )
 
 
-def _play(line: engine.Play) -> Play:
+def _play(line: engine.Play) -> PrintedPlay:
     """A hand line of any kind (a partnership's table line too) as the sheet shows it."""
     hand, score = line.hand, line.score
     scored = hand.kind != engine.HandKind.NO_GAME
-    return Play(
+    return PrintedPlay(
         dealer=line.dealer,
         knocker=line.knocker,
         result=outcome_name(score.outcome),
@@ -459,7 +459,7 @@ class HandTable:
     WIDEST_SCORE = 1.4  # score columns widen up to this factor on a roomy page
     HEAD = 2  # header rows
 
-    def __init__(self, renderer: ScoreSheetRenderer, part: Part):
+    def __init__(self, renderer: ScoreSheetRenderer, part: PrintedPart):
         self.renderer = renderer
         self.sheet = renderer.document
         self.part = part
@@ -667,7 +667,7 @@ class HandTable:
         return rows, style, keep
 
     @staticmethod
-    def who_played(who: engine.Who, table: int, row: Row, play: Play) -> str:
+    def who_played(who: engine.Who, table: int, row: PrintedRow, play: PrintedPlay) -> str:
         """A who-column's cell of the line of ``play``, the row's ``table``-th (from 0)."""
         if who is engine.Who.TABLE:
             return str(table + 1)
@@ -679,7 +679,7 @@ class HandTable:
             engine.Who.OUT: row.seats.out[0],
         }[who]
 
-    def hand_rows(self, row: Row) -> list[list[Any]]:
+    def hand_rows(self, row: PrintedRow) -> list[list[Any]]:
         """One table row per play; the scores go on a round's last line."""
         lines = []
         name = self.renderer.name_cell

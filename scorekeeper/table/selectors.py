@@ -117,15 +117,15 @@ class Sheet:
         return [game for table in self.tables for game in table.part.games]
 
     @property
-    def last_row(self) -> engine.Row:
+    def last_row(self) -> engine.EntryRow:
         return self.tables[-1].part.rows[-1]
 
     @property
-    def rows(self) -> list[engine.Row]:
+    def rows(self) -> list[engine.EntryRow]:
         """Every entry in playing order, over all the tables."""
         return [row for table in self.tables for row in table.part.rows]
 
-    def row(self, number: int) -> engine.Row | None:
+    def row(self, number: int) -> engine.EntryRow | None:
         return next((row for row in self.rows if row.number == number), None)
 
     @property

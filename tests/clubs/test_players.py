@@ -186,9 +186,9 @@ def test_a_rename_longer_than_the_field_or_empty_is_refused(client_of, games, sc
 
     assert too_long.status_code == empty.status_code == 400
     assert "at most 60 characters" in too_long.content.decode()
-    with pytest.raises(services.PlayerError, match="at most 60 characters"):
+    with pytest.raises(services.PlayerChangeError, match="at most 60 characters"):
         services.player_rename(player=ben, name="B" * 61, user=scorer)
-    with pytest.raises(services.PlayerError, match="Enter the player"):
+    with pytest.raises(services.PlayerChangeError, match="Enter the player"):
         services.player_rename(player=ben, name="  ", user=scorer)
     assert player("Ben").name == "Ben"
 
@@ -310,9 +310,9 @@ def test_players_of_two_clubs_cannot_be_merged(games, scorer, owner):
     other_club = club_services.club_create(name="Other", owner=owner)
     stranger = Player.objects.create(club=other_club, name="Ann")
 
-    with pytest.raises(services.PlayerError, match="another club"):
+    with pytest.raises(services.PlayerChangeError, match="another club"):
         services.player_merge(keep=player("Anna"), gone=stranger, user=scorer)
-    with pytest.raises(services.PlayerError, match="cannot be merged with himself"):
+    with pytest.raises(services.PlayerChangeError, match="cannot be merged with himself"):
         services.player_merge(keep=player("Anna"), gone=player("Anna"), user=scorer)
 
 

@@ -57,7 +57,7 @@ def player_rename(request: HttpRequest, pk: int) -> HttpResponse:
             player_services.player_rename(
                 player=player, name=form.cleaned_data["name"], user=request.user
             )
-        except player_services.PlayerError as error:
+        except player_services.PlayerChangeError as error:
             form.add_error("name", str(error))
         else:
             return redirect("player_detail", player.pk)
@@ -78,7 +78,7 @@ def player_merge(request: HttpRequest, pk: int) -> HttpResponse:
                 player_services.player_merge(keep=player, gone=other, user=request.user)
                 return redirect("player_detail", player.pk)
             player_services.player_merge_check(keep=player, gone=other)
-        except player_services.PlayerError as error:
+        except player_services.PlayerChangeError as error:
             form.add_error("other", str(error))
         else:
             context = {"player": player, "other": other, "ledger": selectors.player_ledger(other)}

@@ -22,13 +22,13 @@ from .parties import (
     partie_rules_change,
     partie_start,
 )
-from .players import PlayerError, player_link, player_merge, player_rename
+from .players import PlayerChangeError, player_link, player_merge, player_rename
 from .repair import RepairError, evening_reopen, partie_delete, partie_restore
 from .sharing import evening_share, partie_share
 
 __all__ = [
     "EveningFullError",
-    "PlayerError",
+    "PlayerChangeError",
     "RepairError",
     "evening_payment_paid",
     "evening_reopen",

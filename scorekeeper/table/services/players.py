@@ -52,7 +52,7 @@ PLAYER_MESSAGES = {
 }
 
 
-class PlayerError(ValueError):
+class PlayerChangeError(ValueError):
     """A rename or merge the club refuses; ``code`` is one of ``PLAYER_MESSAGES`` and
     the message says what to change."""
 
@@ -73,22 +73,22 @@ def player_rename(*, player: Player, name: str, user: AbstractBaseUser) -> Playe
     name = name.strip()
     limit = Player._meta.get_field("name").max_length
     if not name:
-        raise PlayerError("name_empty")
+        raise PlayerChangeError("name_empty")
     if len(name) > limit:
-        raise PlayerError("name_too_long", limit=limit)
+        raise PlayerChangeError("name_too_long", limit=limit)
     player = Player.objects.select_for_update().get(pk=player.pk)
     before = player.name
     if name == before:
         return player
     others = Player.objects.filter(club_id=player.club_id).exclude(pk=player.pk)
     if others.filter(name__iexact=name).exists():
-        raise PlayerError("name_taken", name=name)
+        raise PlayerChangeError("name_taken", name=name)
     player.name = name
     try:
         with transaction.atomic():  # a savepoint: the same name saved at the same moment
             player.save(update_fields=["name"])
     except IntegrityError:
-        raise PlayerError("name_taken", name=name) from None
+        raise PlayerChangeError("name_taken", name=name) from None
     parties = Partie.objects.filter(seats__player=player).values_list("pk", flat=True)
     results_changed(club_id=player.club_id, full=True)  # the standings name him
     _players_renamed(list(parties), user, {"player": before}, {"player": name})
@@ -139,11 +139,11 @@ def player_merge(*, keep: Player, gone: Player, user: AbstractBaseUser) -> Playe
 
 
 def player_merge_check(*, keep: Player, gone: Player) -> None:
-    """Raise the PlayerError that would refuse merging ``gone`` into ``keep``, if any."""
+    """Raise the PlayerChangeError that would refuse merging ``gone`` into ``keep``, if any."""
     if keep.pk == gone.pk:
-        raise PlayerError("same_player", name=keep.name)
+        raise PlayerChangeError("same_player", name=keep.name)
     if keep.club_id != gone.club_id:
-        raise PlayerError("other_club", keep=keep.name, gone=gone.name)
+        raise PlayerChangeError("other_club", keep=keep.name, gone=gone.name)
     together = (  # deleted parties too: the merge moves their seats as well
         Partie.all_objects.filter(seats__player=keep)
         .filter(seats__player=gone)
@@ -151,7 +151,7 @@ def player_merge_check(*, keep: Player, gone: Player) -> None:
         .first()
     )
     if together is not None:
-        raise PlayerError(
+        raise PlayerChangeError(
             "seated_together", keep=keep.name, gone=gone.name, partie=_named(together)
         )
 
