@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from ..models import Evening, Partie, new_share_token
+from scorekeeper.tokens import new_share_token
+
+from ..models import Evening, Partie
 
 
 def partie_share(*, partie: Partie, shared: bool = True) -> Partie:
