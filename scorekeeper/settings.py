@@ -11,7 +11,10 @@ value that would be unsafe stops the start-up instead of being quietly accepted.
 
 Production switches (README.md, "Running in production"):
 
-    LOGIN_FAILURE_LIMIT    failed logins per account or address before a lockout (default: 5)
+    LOGIN_FAILURE_LIMIT    failed logins for an account from one address before a lockout
+                           of that account from that address (default: 5)
+    LOGIN_ADDRESS_FAILURE_LIMIT  failed logins from one address for any accounts before
+                           a lockout of that address (default: 30)
     LOGIN_COOLOFF_MINUTES  how long a lockout lasts (default: 15)
     SIGNUP_LIMIT           sign-up attempts per address ... (default: 10)
     SIGNUP_WINDOW_MINUTES  ... within this many minutes (default: 60)
@@ -197,17 +200,20 @@ LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
 # Login throttling (django-axes). Failures are counted in the database, so a lockout holds
-# on every app server; an account and an address are each locked after the limit.
+# on every app server. An account is locked from one address (not from everywhere, which
+# would let anyone lock a player out); an address guessing at many accounts is locked
+# after a higher limit (accounts.throttle).
 AUTHENTICATION_BACKENDS = [
     # First: refuses a locked-out account or address before the password is even checked,
     # so that the right password does not get in during a lockout.
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
-AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
+AXES_HANDLER = "scorekeeper.accounts.throttle.LoginFailureHandler"
 AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", default=5, minimum=1)
+LOGIN_ADDRESS_FAILURE_LIMIT = env_int("LOGIN_ADDRESS_FAILURE_LIMIT", default=30, minimum=1)
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("LOGIN_COOLOFF_MINUTES", default=15, minimum=1))
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_CLIENT_IP_CALLABLE = "scorekeeper.accounts.throttle.client_address"
 AXES_LOCKOUT_CALLABLE = "scorekeeper.accounts.throttle.lockout_response"
@@ -297,8 +303,10 @@ LOGGING = {
     },
     "root": {"handlers": ["stderr"], "level": "WARNING"},
     "loggers": {
-        # Server errors with their tracebacks; 4xx answers are warnings here.
-        "django.request": {"handlers": ["stderr"], "level": "WARNING", "propagate": False},
+        # Server errors with their tracebacks. A refused or missing page (403, 404) is its
+        # request line alone: at WARNING Django would add a line of its own, and for a 403
+        # the whole traceback of the PermissionDenied.
+        "django.request": {"handlers": ["stderr"], "level": "ERROR", "propagate": False},
         "scorekeeper": {"handlers": ["stderr"], "level": LOG_LEVEL, "propagate": False},
         # Lockouts and failed logins are warnings; every other login is info.
         "axes": {"handlers": ["stderr"], "level": "WARNING", "propagate": False},

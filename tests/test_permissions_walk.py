@@ -194,6 +194,8 @@ WALKS = [
          post=Ask(Role.SCORER, data=lambda t: rules_form_data("modern"))),  # the preview
     Walk("shared_partie", partie_link, get=LINKED),
     Walk("shared_partie_pdf", partie_link, get=LINKED),
+    Walk("partie_ruleset", partie, get=READ),
+    Walk("shared_partie_ruleset", partie_link, get=LINKED),
     Walk("partie_pdf", partie, get=READ),
     Walk("evening_pdf", evening, get=READ),
     Walk("pad", get=PAGE),
@@ -258,6 +260,10 @@ WALKS = [
     Walk("evening_share", evening, post=Ask(Role.SCORER, 302, data=lambda t: {"shared": "1"})),
     Walk("shared_evening_board", lambda t: [t.evening.share_token], get=LINKED),
     Walk("club_board", slug, get=READ),
+    # Added for issue 19: on a phone's home screen and without a network
+    Walk("service_worker", get=OPEN),
+    Walk("manifest", get=OPEN),
+    Walk("offline", get=OPEN),
 ]  # fmt: skip
 
 
@@ -430,6 +436,7 @@ def test_a_withdrawn_link_answers_whoever_held_it_404(walk_things, cast):
     held = [
         reverse("shared_partie", args=[t.partie.share_token]),
         reverse("shared_partie_pdf", args=[t.partie.share_token]),
+        reverse("shared_partie_ruleset", args=[t.partie.share_token]),
         reverse("shared_evening_board", args=[t.evening.share_token]),
         reverse("season_public", args=[t.season.share_token]),
         reverse("season_public_pdf", args=[t.season.share_token]),

@@ -1,4 +1,5 @@
-"""The front door: failed logins lock an account and an address; sign-ups are limited.
+"""The front door: failed logins lock an account from one address, and an address that
+guesses at many accounts; sign-ups are limited.
 
 The real login and sign-up views on the real database, where django-axes and the sign-up
 limit keep their counts: a second client (another phone, another app server) meets the
@@ -24,7 +25,7 @@ from tests.conftest import PASSWORD
 pytestmark = pytest.mark.django_db
 
 ROOT = Path(__file__).resolve().parent.parent
-HOME, ATTACKER = "192.0.2.10", "198.51.100.66"
+HOME, ATTACKER, CLUB = "192.0.2.10", "198.51.100.66", "203.0.113.50"
 LOCKED = "Too many failed logins for this account or from this address."
 
 
@@ -42,7 +43,7 @@ def fail(times: int, username: str = "owner", address: str = ATTACKER) -> None:
 
 
 def lock(username: str = "owner", address: str = ATTACKER) -> None:
-    """Four wrong passwords, then the fifth locks the account and the address."""
+    """Four wrong passwords, then the fifth locks the account from the address."""
     fail(4, username, address)
     expect_locked(log_in(username, "fifth guess", address))
 
@@ -65,17 +66,54 @@ def test_the_right_password_does_not_get_in_during_a_lockout(owner: User):
     expect_locked(log_in("owner", PASSWORD, ATTACKER))
 
 
-def test_an_account_is_locked_from_every_address(owner: User):
+def test_a_stranger_cannot_lock_a_player_out_from_another_address(owner: User):
     lock(address=ATTACKER)
-    expect_locked(log_in("owner", PASSWORD, HOME))
+    response = log_in("owner", PASSWORD, HOME)
+    assert response.status_code == 302
+    assert response.wsgi_request.user == owner
+    # Logging in at home does not lift the lockout where the guesses came from.
+    expect_locked(log_in("owner", PASSWORD, ATTACKER))
 
 
-def test_an_address_is_locked_for_every_account(owner: User, outsider: User):
+def test_two_servers_count_the_failures_of_one_account_and_address_together(owner: User):
+    """Two clients on one database stand for two app servers behind a load balancer."""
+    servers = [Client(REMOTE_ADDR=ATTACKER), Client(REMOTE_ADDR=ATTACKER)]
+    url = reverse("login")
     for n in range(4):
-        fail(1, username=f"guess{n}", address=ATTACKER)
-    expect_locked(log_in("guess4", "wrong guess", ATTACKER))
-    expect_locked(log_in("outsider", PASSWORD, ATTACKER))
-    # The same account from its own address is not locked: only the address is.
+        response = servers[n % 2].post(url, {"username": "owner", "password": "wrong guess"})
+        assert "Please enter a correct username and password" in response.text
+    expect_locked(servers[0].post(url, {"username": "owner", "password": "fifth guess"}))
+    for server in servers:
+        expect_locked(server.post(url, {"username": "owner", "password": PASSWORD}))
+
+
+def test_a_clubs_shared_address_does_not_lock_out_its_members(django_user_model):
+    """Six members behind the club's one address mistype twice each: twelve failures
+    from the address, more than the limit of one account, and everyone gets in."""
+    members = [django_user_model.objects.create_user(f"m{n}", password=PASSWORD) for n in range(6)]
+    for member in members:
+        fail(2, username=member.username, address=CLUB)
+    for member in members:
+        response = log_in(member.username, PASSWORD, CLUB)
+        assert response.status_code == 302
+        assert response.wsgi_request.user == member
+
+
+@override_settings(LOGIN_ADDRESS_FAILURE_LIMIT=8)
+def test_an_address_guessing_at_many_accounts_is_locked_for_every_account(
+    owner: User, outsider: User
+):
+    """Two guesses each at four accounts, alternately through two servers: the eighth
+    failure from the address locks it, though no account reached its own limit."""
+    servers = [Client(REMOTE_ADDR=ATTACKER), Client(REMOTE_ADDR=ATTACKER)]
+    url = reverse("login")
+    *first, eighth = ["owner", "outsider", "guess0", "guess1"] * 2
+    for n, username in enumerate(first):
+        response = servers[n % 2].post(url, {"username": username, "password": "wrong guess"})
+        assert response.status_code == 200
+    expect_locked(servers[1].post(url, {"username": eighth, "password": "wrong guess"}))
+    expect_locked(servers[0].post(url, {"username": "outsider", "password": PASSWORD}))
+    # Only the address is locked: the same account from its own address gets in.
     response = log_in("outsider", PASSWORD, HOME)
     assert response.status_code == 302
     assert response.wsgi_request.user == outsider
@@ -124,12 +162,25 @@ def test_the_lockout_keeps_the_typed_name_and_the_next_page(owner: User):
     assert 'name="next" value="/evenings/"' in response.text
 
 
+LIMITS = "print(s.AXES_FAILURE_LIMIT, s.LOGIN_ADDRESS_FAILURE_LIMIT, s.AXES_COOLOFF_TIME)"
+
+
 @pytest.mark.parametrize(
     ("env", "expected"),
-    [({}, "5 0:15:00"), ({"LOGIN_FAILURE_LIMIT": "3", "LOGIN_COOLOFF_MINUTES": "60"}, "3 1:00:00")],
+    [
+        ({}, "5 30 0:15:00"),
+        (
+            {
+                "LOGIN_FAILURE_LIMIT": "3",
+                "LOGIN_ADDRESS_FAILURE_LIMIT": "100",
+                "LOGIN_COOLOFF_MINUTES": "60",
+            },
+            "3 100 1:00:00",
+        ),
+    ],
 )
-def test_the_limit_and_the_cool_off_come_from_the_environment(env, expected):
-    result = settings_in_subprocess(env, "print(s.AXES_FAILURE_LIMIT, s.AXES_COOLOFF_TIME)")
+def test_the_limits_and_the_cool_off_come_from_the_environment(env, expected):
+    result = settings_in_subprocess(env, LIMITS)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == expected
 
@@ -141,7 +192,7 @@ def test_a_bad_limit_stops_the_start_up():
 
 
 def settings_in_subprocess(env: dict[str, str], code: str) -> subprocess.CompletedProcess[str]:
-    names = ("LOGIN_FAILURE_LIMIT", "LOGIN_COOLOFF_MINUTES", "DEBUG")
+    names = ("LOGIN_FAILURE_LIMIT", "LOGIN_ADDRESS_FAILURE_LIMIT", "LOGIN_COOLOFF_MINUTES", "DEBUG")
     clean = {k: v for k, v in os.environ.items() if k not in names}
     return subprocess.run(
         [sys.executable, "-c", f"import scorekeeper.settings as s; {code}"],

@@ -1,15 +1,27 @@
 """Throttling of the front door: failed logins (django-axes) and sign-ups, per address.
 
 Both count in the database, so that a limit holds however many app servers answer.
+
+Failed logins are counted for the pair (account, address), axes' lockout parameters:
+AXES_FAILURE_LIMIT of them lock that account from that address only, so a stranger
+elsewhere cannot lock a player out. An address guessing at many accounts meets a second,
+slower limit, LOGIN_ADDRESS_FAILURE_LIMIT failures over all accounts within the cool-off
+(``LoginFailureHandler``), high enough that a club's members behind one address do not
+lock each other out by mistyping.
 """
 
 from __future__ import annotations
 
 from datetime import timedelta
 
+from axes.attempts import get_cool_off_threshold
+from axes.handlers.database import AxesDatabaseHandler
+from axes.helpers import get_failure_limit
+from axes.models import AccessAttempt
 from django.conf import settings
 from django.contrib.auth.forms import AuthenticationForm
 from django.db import transaction
+from django.db.models import Sum
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
@@ -34,6 +46,27 @@ def client_address(request: HttpRequest) -> str | None:
         if len(forwarded) >= proxies:
             return forwarded[-proxies]
     return request.META.get("REMOTE_ADDR") or None
+
+
+class LoginFailureHandler(AxesDatabaseHandler):
+    """axes' database handler (AXES_HANDLER), with the per-address limit on top of the
+    per-pair one: an address over LOGIN_ADDRESS_FAILURE_LIMIT counts as locked out."""
+
+    def get_failures(self, request: HttpRequest, credentials: dict | None = None) -> int:
+        # axes compares this one number with AXES_FAILURE_LIMIT, both to refuse a login
+        # and to lock out after a failure: an address over its own limit answers the limit.
+        failures = super().get_failures(request, credentials)
+        if address_failures(request) >= settings.LOGIN_ADDRESS_FAILURE_LIMIT:
+            return max(failures, get_failure_limit(request, credentials))
+        return failures
+
+
+def address_failures(request: HttpRequest) -> int:
+    """Failed logins from the request's address, for any account, within the cool-off."""
+    attempts = AccessAttempt.objects.filter(
+        ip_address=request.axes_ip_address, attempt_time__gte=get_cool_off_threshold(request)
+    )
+    return attempts.aggregate(failures=Sum("failures_since_start"))["failures"] or 0
 
 
 def _minutes(delta: timedelta) -> int:

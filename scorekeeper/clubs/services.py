@@ -121,8 +121,14 @@ def invitation_check(*, invitation: Invitation, user: AbstractBaseUser) -> None:
 
 @transaction.atomic
 def invitation_accept(*, invitation: Invitation, user: AbstractBaseUser) -> Membership:
-    """Join the club through the link, which is then used up."""
+    """Join the club through the link, which is then used up.
+
+    The club's row is locked before the check: one person confirming two links to the
+    club at once joins once, and the second request finds him a member (``"member"``)
+    instead of breaking the membership's unique constraint.
+    """
     invitation = Invitation.objects.select_for_update().get(pk=invitation.pk)
+    Club.objects.select_for_update().filter(pk=invitation.club_id).first()
     invitation_check(invitation=invitation, user=user)
     membership = Membership.objects.create(club=invitation.club, user=user, role=invitation.role)
     invitation.accepted_by = user

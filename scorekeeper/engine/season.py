@@ -197,30 +197,3 @@ def standings_json(table: Standings) -> dict[str, Any]:
             for player, against in sorted(table.head_to_head.items())
         },
     }
-
-
-CSV_HEADER = (
-    "rank", "player", "games", "won", "lost", "shutout_wins", "league_points",
-    "net_points", "money", "mu", "sigma", "ordinal",
-)  # fmt: skip
-
-
-def standings_csv_rows(table: Standings) -> list[list[object]]:
-    """The standings as CSV rows under CSV_HEADER (an unranked player: an empty rank)."""
-    return [
-        [
-            "" if line.rank is None else line.rank,
-            line.player,
-            line.games,
-            line.won,
-            line.lost,
-            line.shutout_wins,
-            line.league_points,
-            line.net_points,
-            str(line.money),
-            line.rating.mu,
-            line.rating.sigma,
-            line.rating.ordinal,
-        ]
-        for line in table.lines
-    ]

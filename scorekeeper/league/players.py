@@ -18,9 +18,9 @@ from decimal import Decimal
 from django.db.models import Count, IntegerField, OuterRef, QuerySet, Subquery, Sum
 from django.db.models.functions import Coalesce
 from django.utils import timezone
-from django.utils.formats import number_format
 
 from scorekeeper import engine
+from scorekeeper.formats import number_text
 from scorekeeper.table.models import Partie, PartieStats, Player, PlayerResult
 
 from . import ratings
@@ -144,7 +144,7 @@ class RatingChart:
     @property
     def y_labels(self) -> list[tuple[str, str]]:
         """Each tick of the rating axis: its height and its value."""
-        return [(_at(self.y(tick)), _tick_text(tick)) for tick in self.ticks]
+        return [(_at(self.y(tick)), number_text(tick)) for tick in self.ticks]
 
     @property
     def x_labels(self) -> list[tuple[str, int]]:
@@ -193,11 +193,6 @@ def _at(value: float) -> str:
     """
     text = f"{value:.1f}".rstrip("0").rstrip(".")
     return "0" if text == "-0" else text
-
-
-def _tick_text(value: float) -> str:
-    """A rating on the axis, in the reader's notation, with a true minus sign."""
-    return number_format(Decimal(f"{value:g}"), use_l10n=True).replace("-", "−")
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,6 @@ transaction as every change to the hands.
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from decimal import Decimal
@@ -18,12 +17,10 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from scorekeeper import engine
+
+# Imported under this module's name too: the migrations name it as a field's default.
+from scorekeeper.tokens import new_share_token
 from scorekeeper.vocabulary import KIND_CHOICES
-
-
-def new_share_token() -> str:
-    return secrets.token_urlsafe(24)
-
 
 # What the engine raises on stored hands or rules it can no longer score (a partie saved
 # before a bound existed, or under an older engine): a refusal (HandError and RulesError

@@ -210,7 +210,7 @@ def test_a_club_plays_a_season_and_shares_its_standings(
     with page.expect_download() as sheet:
         page.get_by_role("link", name="Standings (CSV)").click()
     table = list(csv.reader(io.StringIO(Path(sheet.value.path()).read_text("utf-8"))))
-    assert table[0][:2] == ["rank", "player"] and table[0][6] == "league_points"
+    assert table[0][:2] == ["Rank", "Player"] and table[0][6] == "League points"
     assert [line[:2] + line[6:7] for line in table[1:]] == [
         ["1", BEN, "6"],
         ["2", MAX, "3"],

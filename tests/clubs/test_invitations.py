@@ -1,9 +1,12 @@
 """Invitation links: a random token, good for one person within a week, withdrawn at will
 by the owner. A link that is no longer good says why and changes nothing."""
 
+import threading
 from datetime import timedelta
 
 import pytest
+from django.db import connection
+from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
@@ -240,3 +243,51 @@ def test_an_invitation_refusal_is_said_in_german(client_of, invitation):
     response = client_of("outsider").get(accept_url(invitation), HTTP_ACCEPT_LANGUAGE="de")
 
     assert "Diese Einladung ist abgelaufen." in response.content.decode()
+
+
+@pytest.mark.skipif(
+    connection.vendor != "postgresql",
+    reason="SQLite writes one transaction at a time: two requests cannot race",
+)
+@pytest.mark.django_db(transaction=True)
+def test_two_links_accepted_at_the_same_moment_make_one_membership(club, owner, django_user_model):
+    """One person, two links to one club, both confirmed at once (two tabs, two app
+    servers): he joins once, and the other request says he is a member already. Five
+    people try it, as one race can go either way."""
+    for n in range(5):
+        user = django_user_model.objects.create_user(f"twice{n}", password=PASSWORD)
+        links = [
+            services.invitation_create(club=club, role=Role.MEMBER, created_by=owner)
+            for _ in range(2)
+        ]
+
+        answers = accept_at_once(user, links)
+
+        assert sorted(answers, key=str) == [200, 302]
+        assert Membership.objects.filter(club=club, user=user).count() == 1
+        assert Invitation.objects.filter(accepted_by=user).count() == 1
+
+
+def accept_at_once(user, links: list[Invitation]) -> list[object]:
+    """POST each link in a thread of its own (a connection of its own), released together;
+    each answer's status, or the exception a server error raised."""
+    start = threading.Barrier(len(links))
+    answers: list[object] = []
+
+    def accept(invitation: Invitation) -> None:
+        client = Client()
+        try:
+            client.force_login(user)
+            start.wait()
+            answers.append(client.post(accept_url(invitation)).status_code)
+        except Exception as error:  # noqa: BLE001 (reported by the caller's assertion)
+            answers.append(error)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=accept, args=(invitation,)) for invitation in links]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    return answers

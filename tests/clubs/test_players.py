@@ -195,9 +195,9 @@ def test_a_rename_longer_than_the_field_or_empty_is_refused(client_of, games, sc
 
     assert too_long.status_code == empty.status_code == 400
     assert "at most 60 characters" in too_long.content.decode()
-    with pytest.raises(services.PlayerError, match="at most 60 characters"):
+    with pytest.raises(services.PlayerChangeError, match="at most 60 characters"):
         services.player_rename(player=ben, name="B" * 61, user=scorer)
-    with pytest.raises(services.PlayerError, match="Enter the player"):
+    with pytest.raises(services.PlayerChangeError, match="Enter the player"):
         services.player_rename(player=ben, name="  ", user=scorer)
     assert player("Ben").name == "Ben"
 
@@ -324,9 +324,9 @@ def test_players_of_two_clubs_cannot_be_merged(games, scorer, owner):
     other_club = club_services.club_create(name="Other", owner=owner)
     stranger = Player.objects.create(club=other_club, name="Ann")
 
-    with pytest.raises(services.PlayerError, match="another club"):
+    with pytest.raises(services.PlayerChangeError, match="another club"):
         services.player_merge(keep=player("Anna"), gone=stranger, user=scorer)
-    with pytest.raises(services.PlayerError, match="cannot be merged with himself"):
+    with pytest.raises(services.PlayerChangeError, match="cannot be merged with himself"):
         services.player_merge(keep=player("Anna"), gone=player("Anna"), user=scorer)
 
 
@@ -444,7 +444,9 @@ def test_the_rating_chart_is_a_well_formed_svg_with_a_point_per_game(client_of, 
     history = engine.standings(results, ["Ben"]).history["Ben"]
     record = response.context["record"]
     assert record.chart.ratings == tuple(r.ordinal for r in history)
-    caption = f"Rating now {history[-1].ordinal:.1f}, best {max(r.ordinal for r in history):.1f}"
+    last, best = history[-1].ordinal, max(r.ordinal for r in history)
+    # a negative rating with a minus sign, not a hyphen: "Rating now −3.4, best −1.8"
+    caption = f"Rating now {last:.1f}, best {best:.1f}".replace("-", "−")
     assert caption in response.content.decode()
 
 

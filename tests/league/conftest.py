@@ -14,7 +14,7 @@ from scorekeeper.league import services as league_services
 from scorekeeper.league.models import Season
 from scorekeeper.table import services
 from scorekeeper.table.models import ClosedGame, Partie, PlayerResult
-from scorekeeper.table.results import games_renew
+from scorekeeper.table.services.results import games_renew
 from tests.clubs.conftest import join
 
 K, G = engine.Hand.knock, engine.Hand.gin

@@ -15,7 +15,7 @@ from decimal import Decimal
 
 from scorekeeper import engine
 
-from .models import (
+from ..models import (
     MONEY_SCALE,
     ClosedGame,
     Partie,

@@ -4,8 +4,6 @@ the first line fetches through the club's access check, reads go through the sel
 
 from __future__ import annotations
 
-import csv
-
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
@@ -13,16 +11,16 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.text import slugify
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from scorekeeper.clubs.access import Role, club_of, object_in_club, partie_for
-from scorekeeper.engine.season import CSV_HEADER, dumps, standings_csv_rows
-from scorekeeper.sheets.data import standings_sheet
-from scorekeeper.sheets.render import render_standings
-from scorekeeper.table.views import HtmxHttpRequest
+from scorekeeper.clubs.access import Role, club_of, object_in_club
+from scorekeeper.engine.season import dumps
+from scorekeeper.sheets.standings import render_standings, standings_sheet
+from scorekeeper.table.access import partie_for
+from scorekeeper.table.views.common import HtmxHttpRequest
 from scorekeeper.vocabulary import STANDINGS_COLUMNS, season_subtitle
 
-from . import selectors, services
-from .forms import LeagueForm, PartieSeasonForm, SeasonForm
-from .models import League, Season
+from .. import exports, selectors, services
+from ..forms import LeagueForm, PartieSeasonForm, SeasonForm
+from ..models import League, Season
 
 SORTABLE = tuple(selectors.SORTS)
 PAGE = 100  # standings rows a page
@@ -129,11 +127,10 @@ def season_share(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_safe
 def season_csv(request: HttpRequest, pk: int) -> HttpResponse:
+    """The standings as CSV, in the reader's language (exports.py)."""
     season = _season(request, pk)
     response = _csv_response(season, "standings")
-    writer = csv.writer(response)
-    writer.writerow(CSV_HEADER)
-    writer.writerows(standings_csv_rows(selectors.season_table(season).standings))
+    exports.write_standings(response, selectors.season_table(season).standings)
     return response
 
 
@@ -144,9 +141,7 @@ def season_hands_csv(request: HttpRequest, pk: int) -> HttpResponse:
     table), in playing order."""
     season = _season(request, pk)
     response = _csv_response(season, "hands")
-    writer = csv.writer(response)
-    writer.writerow(selectors.HAND_COLUMNS)
-    writer.writerows(selectors.season_hands(season))
+    exports.write_hands(response, selectors.HAND_COLUMNS, selectors.season_hands(season))
     return response
 
 
