@@ -8,8 +8,6 @@ which are sequential and do not add up, are stored here, game by game.
 
 from __future__ import annotations
 
-import secrets
-
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
@@ -17,11 +15,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from scorekeeper import engine
-
-
-def new_share_token() -> str:
-    return secrets.token_urlsafe(24)
-
+from scorekeeper.tokens import new_share_token  # noqa: F401 (its migrations name it here)
 
 POINTS = [MinValueValidator(-99), MaxValueValidator(99)]  # league points per game
 

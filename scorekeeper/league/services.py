@@ -10,12 +10,12 @@ from django.db import transaction
 
 from scorekeeper import engine
 from scorekeeper.table.models import Partie
+from scorekeeper.tokens import new_share_token
 
 from .models import (
     Assignment,
     League,
     Season,
-    new_share_token,
 )
 
 

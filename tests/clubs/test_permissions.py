@@ -125,6 +125,7 @@ URLS = [
     Url("partie_import", "post", Role.SCORER, 302,
         data=lambda t: {"text": json.dumps(RECORD)} | in_club(t), special=NO_CLUB),
     Url("partie_detail", "get", Role.MEMBER, 200, partie),
+    Url("partie_ruleset", "get", Role.MEMBER, 200, partie),
     Url("hand_create", "post", Role.SCORER, 302, partie, data=lambda t: wins("Ben", 10)),
     Url("hand_edit", "get", Role.SCORER, 200, hand_1),
     Url("hand_edit", "post", Role.SCORER, 302, hand_1, data=lambda t: wins("Ben", 10)),
@@ -135,6 +136,7 @@ URLS = [
     Url("partie_rules_change", "post", Role.SCORER, 200, partie,
         data=lambda t: rules_form_data("modern")),  # the preview
     Url("shared_partie", "get", PUBLIC, 200, lambda t: [t.partie.share_token]),
+    Url("shared_partie_ruleset", "get", PUBLIC, 200, lambda t: [t.partie.share_token]),
     Url("shared_partie_pdf", "get", PUBLIC, 200, lambda t: [t.partie.share_token]),
     Url("partie_share", "post", Role.SCORER, 302, partie, data=lambda t: {"shared": "1"}),
     Url("partie_share", "post", Role.SCORER, 302, partie, data=lambda t: {"shared": "0"}),

@@ -27,8 +27,8 @@ from scorekeeper.clubs import services as club_services
 from scorekeeper.clubs.models import Club
 from scorekeeper.league import services as league_services
 from scorekeeper.league.seeding import KIND_WEIGHTS, entries_of, play
-from scorekeeper.table.services import results
 from scorekeeper.table.models import Hand, Partie, PartieStats, Player, Seat
+from scorekeeper.table.services import results
 from scorekeeper.table.services.parties import summary_of
 
 BATCH = 500  # parties written per transaction
