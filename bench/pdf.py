@@ -93,8 +93,7 @@ def two_player_40():
 
 
 def sheet_pdf(record) -> Callable[[], bytes]:
-    from scorekeeper.sheets.data import score_sheet
-    from scorekeeper.sheets.render import render_score_sheet
+    from scorekeeper.sheets.score_sheet import render_score_sheet, score_sheet
 
     return lambda: render_score_sheet(score_sheet(record))
 
@@ -103,8 +102,7 @@ def bare_pdf(record) -> tuple[Callable[[], bytes], tuple[int, int]]:
     """A bare reportlab Table of the sheet's rows and columns: strings and a grid."""
     from reportlab.platypus import SimpleDocTemplate, Table, TableStyle
 
-    from scorekeeper.sheets.data import score_sheet
-    from scorekeeper.sheets.render import HandTable, ScoreSheetRenderer
+    from scorekeeper.sheets.score_sheet import HandTable, ScoreSheetRenderer, score_sheet
 
     sheet = score_sheet(record)
     renderer = ScoreSheetRenderer(sheet)

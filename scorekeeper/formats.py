@@ -1,9 +1,10 @@
-"""Money as the reader reads it: one helper for pages, PDFs and the text to copy.
+"""Numbers as the reader reads them: the one formatter of pages, PDFs, CSV and templates.
 
-The app has no currency (players settle in whatever they play for), so money is a
-number with the stake's places, at least cents, in the active language's format:
-8,75 in German, 8.75 in English. A negative amount has a real minus sign (−), as the
-score sheets print it; ``signed`` marks a win with + too.
+A negative number has a real minus sign (−, U+2212, as wide as the plus), never a
+hyphen; where a sign is shown (won +, paid −: a net, a payment, a balance) a positive
+number has a plus. The decimal mark is the active language's: 8,75 in German, 8.75 in
+English. The app has no currency (players settle in whatever they play for), so money
+is a number with the stake's places, at least cents.
 """
 
 from __future__ import annotations
@@ -27,10 +28,32 @@ def plain_amount(amount: Decimal | int) -> Decimal:
     return cents if cents == amount else amount.normalize()
 
 
-def money_text(amount: Decimal | int, *, signed: bool = False) -> str:
-    """An amount in the active language: '8.75' / '8,75', '−8.75'; signed: '+8.75'."""
-    amount = plain_amount(amount)
-    text = number_format(abs(amount), use_l10n=True)
-    if amount < 0:
+def number_text(
+    value: int | float | Decimal | None,
+    *,
+    sign: bool = False,
+    places: int | None = None,
+    localize: bool = True,
+) -> str:
+    """A number written the one way: '−85', '+462' (``sign``), '8,75' in German.
+
+    What it is says how it is written: an int as it is (points, boxes); a Decimal is
+    money, with its cents ('45.00', '−10.15'); a float in its shortest form ('27.5').
+    ``places`` rounds any of them to that many decimals (a rating: '27.13'). None is
+    written as nothing. ``localize=False`` keeps the decimal point in every language
+    (what a printed sheet showed before it had the reader's mark).
+    """
+    if value is None:
+        return ""
+    if places is not None:
+        shown = Decimal(value).quantize(Decimal(1).scaleb(-places))
+    elif isinstance(value, Decimal):
+        shown = plain_amount(value)
+    elif isinstance(value, float):
+        shown = Decimal(f"{value:g}")
+    else:
+        shown = Decimal(int(value))
+    text = number_format(abs(shown), use_l10n=localize)
+    if shown < 0:
         return MINUS + text
-    return "+" + text if signed and amount > 0 else text
+    return "+" + text if sign and shown > 0 else text

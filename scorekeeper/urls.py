@@ -4,6 +4,8 @@ from django.templatetags.static import static
 from django.urls import include, path
 from django.views.decorators.http import require_safe
 
+from scorekeeper.pwa import views as pwa
+
 
 @require_safe
 def favicon(request: HttpRequest) -> HttpResponsePermanentRedirect:
@@ -13,9 +15,14 @@ def favicon(request: HttpRequest) -> HttpResponsePermanentRedirect:
 
 urlpatterns = [
     path("favicon.ico", favicon),
+    # At the root: a service worker's scope is, at most, the folder it is served from.
+    path("sw.js", pwa.service_worker, name="service_worker"),
+    path("manifest.webmanifest", pwa.manifest, name="manifest"),
+    path("offline/", pwa.offline, name="offline"),
     path("admin/", admin.site.urls),
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
+    path("", include("scorekeeper.accounts.urls")),
     path("", include("scorekeeper.table.urls")),
     path("", include("scorekeeper.clubs.urls")),
     path("", include("scorekeeper.league.urls")),

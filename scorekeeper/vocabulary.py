@@ -6,6 +6,8 @@ language (every label is lazy, so it is translated when it is shown).
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
+from decimal import Decimal
 
 from django.utils.formats import date_format
 from django.utils.functional import Promise
@@ -13,6 +15,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from scorekeeper import engine
+from scorekeeper.formats import number_text
 
 # Each kind: its short name (sheets, lists) and how the start form explains it.
 KIND_NAMES = {
@@ -183,6 +186,38 @@ def describe_rule(name: str, value: object) -> str:
     return f"{rule_label(name)} {rule_words(name, value)}"
 
 
+@dataclass(frozen=True)
+class RuleItem:
+    """One value of a ruleset, as the rules page lists it."""
+
+    name: str  # the parameter, as RULES.md §8 names it
+    label: str
+    value: str  # in words: '25', 'the upcard', 'double the total', '0.01'
+    meaning: str
+    changed: bool  # not the preset's value
+    played: bool  # counts in the partie's kind
+
+
+def rule_items(rules: engine.Ruleset, kind: str) -> list[RuleItem]:
+    """Every value of ``rules`` in the order of RULES.md §8, in words, with what it means,
+    whether it differs from the preset and whether the kind plays it at all."""
+    changed, values = rules.changes_from_preset(), rules.to_dict()
+    session = engine.session_class(kind)
+    return [
+        RuleItem(
+            name,
+            rule_label(name),
+            number_text(getattr(rules, name))
+            if isinstance(getattr(rules, name), Decimal)  # the money unit: 0,01 in German
+            else rule_words(name, values[name]),
+            str(RULE_HELP[name][1]),
+            name in changed,
+            session.plays_rule(name),
+        )
+        for name in engine.PARAMETERS
+    ]
+
+
 def rules_to_name(names: Iterable[str], rules: engine.Ruleset) -> list[str]:
     """The rules to name, in order, with a shutout bonus said once: "Shutout bonus 100"
     stands for the shutout rule and its bonus (not "Shutout bonus · Shutout bonus 100").
@@ -222,6 +257,37 @@ def box_note(part: engine.Part) -> str | None:
         return None
     box, team = part.box_and_team
     return gettext("%(box)s in the box against %(team)s") % {"box": box, "team": ", ".join(team)}
+
+
+def games_text(games: list[list[tuple[str, int]]], session: type[engine.Session]) -> str:
+    """How a partie stands, from its summary's totals (Partie.game_totals), for a list of
+    choices: Hollywood by its three games ('Game 1 18 : 18, Game 2 0 : 0, Game 3 0 : 0'),
+    a kind of several games by the one being played, a chouette's with its box and team
+    named ('Game 2 Anna 0 : Team 40').
+
+    >>> pair = [("Anna", 18), ("Ben", 18)]
+    >>> games_text([pair, [("Anna", 0), ("Ben", 0)]], engine.Hollywood)
+    'Game 1 18 : 18, Game 2 0 : 0'
+    >>> games_text([pair, [("Anna", 0), ("team", 40)]], engine.Chouette)
+    'Game 2 Anna 0 : Team 40'
+    >>> games_text([pair], engine.Game)
+    '18 : 18'
+    """
+
+    def score(game: list[tuple[str, int]]) -> str:
+        if all(name != engine.TEAM for name, _total in game):  # in the players' order
+            return " : ".join(str(total) for _name, total in game)
+        return " : ".join(
+            f"{gettext('Team') if name == engine.TEAM else name} {total}" for name, total in game
+        )
+
+    if not games:
+        return ""
+    if session.side_by_side:
+        return ", ".join(f"{game_name(n)} {score(game)}" for n, game in enumerate(games, 1))
+    if session.numbered:
+        return f"{game_name(len(games))} {score(games[-1])}"
+    return score(games[-1])
 
 
 def side_name(name: str | None) -> str:

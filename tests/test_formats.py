@@ -1,11 +1,13 @@
-"""Money as the reader reads it: the one helper behind pages, PDFs and texts to copy."""
+"""Numbers as the reader reads them: the one formatter behind pages, PDFs, CSV and the
+template filters (a real minus sign, a plus where a sign is shown, the language's mark)."""
 
 from decimal import Decimal
 
 import pytest
+from django.template import Context, Template
 from django.utils import translation
 
-from scorekeeper.formats import money_text, plain_amount
+from scorekeeper.formats import MINUS, number_text, plain_amount
 
 
 @pytest.mark.parametrize(
@@ -29,9 +31,57 @@ def test_an_amount_keeps_its_cents_and_only_the_places_it_needs(stored, cents):
 )
 def test_money_reads_in_the_active_language(language, amount, shown, signed):
     with translation.override(language):
-        assert money_text(Decimal(amount)) == shown
-        assert money_text(Decimal(amount), signed=True) == signed
+        assert number_text(Decimal(amount)) == shown
+        assert number_text(Decimal(amount), sign=True) == signed
 
 
-def test_an_int_is_money_with_cents_too():
-    assert money_text(45) == "45.00"
+@pytest.mark.parametrize(
+    ("points", "shown", "signed"),
+    [(462, "462", "+462"), (-85, "−85", "−85"), (0, "0", "0"), (-1203, "−1203", "−1203")],
+)
+def test_points_have_a_minus_sign_and_a_plus_where_a_sign_is_shown(points, shown, signed):
+    with translation.override("de"):
+        assert number_text(points) == shown
+        assert number_text(points, sign=True) == signed
+
+
+def test_no_number_is_written_with_a_hyphen():
+    for value in (-85, Decimal("-10.15"), -3.25, -0.5):
+        text = number_text(value)
+        assert text.startswith(MINUS) and "-" not in text, text
+
+
+@pytest.mark.parametrize(
+    ("language", "value", "places", "shown"),
+    [
+        ("en", 27.1349, 2, "27.13"),
+        ("de", 27.1349, 2, "27,13"),
+        ("de", -3.25, 1, "−3,2"),  # half to even, as Python rounds
+        ("en", -0.04, 1, "0.0"),  # rounded to nothing: no sign
+        ("en", 25.0, None, "25"),  # a float in its shortest form
+        ("de", 27.5, None, "27,5"),
+        ("de", Decimal("8.7"), 2, "8,70"),
+    ],
+)
+def test_places_round_any_number(language, value, places, shown):
+    with translation.override(language):
+        assert number_text(value, places=places) == shown
+
+
+def test_without_localizing_the_decimal_point_stays():
+    with translation.override("de"):
+        assert number_text(-27.15, places=1, localize=False) == "−27.1"
+
+
+def test_nothing_is_written_as_nothing():
+    assert number_text(None) == "" and number_text(None, sign=True) == ""
+
+
+def test_the_template_filters_are_the_formatter():
+    template = Template(
+        "{% load table %}{{ points|signed }} {{ money|number }} {{ rating|number:1 }} "
+        "{{ money|signed }} {{ none|number|default:'–' }}"
+    )
+    context = Context({"points": -203, "money": Decimal("-10.15"), "rating": -1.25, "none": None})
+    with translation.override("de"):
+        assert template.render(context) == "−203 −10,15 −1,2 −10,15 –"

@@ -194,6 +194,8 @@ WALKS = [
          post=Ask(Role.SCORER, data=lambda t: rules_form_data("modern"))),  # the preview
     Walk("shared_partie", partie_link, get=LINKED),
     Walk("shared_partie_pdf", partie_link, get=LINKED),
+    Walk("partie_ruleset", partie, get=READ),
+    Walk("shared_partie_ruleset", partie_link, get=LINKED),
     Walk("partie_pdf", partie, get=READ),
     Walk("evening_pdf", evening, get=READ),
     Walk("pad", get=PAGE),
@@ -244,6 +246,8 @@ WALKS = [
              str(seat.player_id) for seat in t.partie.seats.all())})),
     Walk("season_public", season_link, get=LINKED),
     Walk("season_public_pdf", season_link, get=LINKED),
+    Walk("season_json", season, get=READ),
+    Walk("season_public_json", season_link, get=LINKED),
     # Added while issues 11 and 12 were worked on: repair, share links, live boards
     Walk("favicon.ico", get=Ask(PUBLIC, 301)),
     Walk("partie_delete", partie, get=Ask(Role.SCORER), post=Ask(Role.SCORER, 302)),
@@ -259,6 +263,10 @@ WALKS = [
     Walk("evening_share", evening, post=Ask(Role.SCORER, 302, data=lambda t: {"shared": "1"})),
     Walk("shared_evening_board", lambda t: [t.evening.share_token], get=LINKED),
     Walk("club_board", slug, get=READ),
+    # Added for issue 19: on a phone's home screen and without a network
+    Walk("service_worker", get=OPEN),
+    Walk("manifest", get=OPEN),
+    Walk("offline", get=OPEN),
 ]  # fmt: skip
 
 
@@ -431,15 +439,17 @@ def test_a_withdrawn_link_answers_whoever_held_it_404(walk_things, cast):
     held = [
         reverse("shared_partie", args=[t.partie.share_token]),
         reverse("shared_partie_pdf", args=[t.partie.share_token]),
+        reverse("shared_partie_ruleset", args=[t.partie.share_token]),
         reverse("shared_evening_board", args=[t.evening.share_token]),
         reverse("season_public", args=[t.season.share_token]),
         reverse("season_public_pdf", args=[t.season.share_token]),
+        reverse("season_public_json", args=[t.season.share_token]),
     ]
-    assert [cast["share"].get(url).status_code for url in held] == [200] * 5
+    assert [cast["share"].get(url).status_code for url in held] == [200] * len(held)
 
     owner = cast["owner"]
     owner.post(reverse("partie_share", args=[t.partie.pk]), {"shared": "0"})
     owner.post(reverse("evening_share", args=[t.evening.pk]), {"shared": "0"})
     owner.post(reverse("season_share", args=[t.season.pk]), {"shared": "0"})
 
-    assert [cast["share"].get(url).status_code for url in held] == [404] * 5
+    assert [cast["share"].get(url).status_code for url in held] == [404] * len(held)

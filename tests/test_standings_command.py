@@ -1,11 +1,15 @@
 """``manage.py standings FILE``: a season document's standings as JSON, or error lines
 naming the party and hand, nothing on standard output, and status 2."""
 
+import csv
+import io
 import json
 import os
 import subprocess
 import sys
 from pathlib import Path
+
+from django.core.management import call_command
 
 ROOT = Path(__file__).resolve().parent.parent
 RECORDS = ROOT / "tests" / "records"
@@ -89,10 +93,51 @@ def test_a_season_file_prints_as_csv_too(tmp_path):
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert lines[0] == (
-        "rank,player,games,won,lost,shutout_wins,league_points,net_points,money,mu,sigma,ordinal"
+        "Rank,Player,Games,Won,Lost,Shutout wins,League points,Net points,Money,"
+        "Skill (μ),Uncertainty (σ),Rating"
     )
-    assert lines[1].startswith("1,Anna,1,1,0,0,2,175,8.75,")
-    assert lines[2].startswith("2,Ben,1,0,1,0,0,-175,-8.75,")
+    assert lines[1].startswith("1,Anna,1,1,0,0,2,+175,+8.75,")
+    assert lines[2].startswith("2,Ben,1,0,1,0,0,−175,−8.75,")
+    # The ratings to two decimals, as the JSON has them in full.
+    rating = json.loads(standings(str(path)).stdout)["standings"][0]["rating"]
+    assert lines[1].split(",")[9:] == [
+        f"{rating[name]:.2f}".replace("-", "−") for name in ("mu", "sigma", "ordinal")
+    ]
+
+
+def csv_of(path: Path, *options: str) -> list[list[str]]:
+    out = io.StringIO()
+    call_command("standings", str(path), "--format", "csv", *options, stdout=out)
+    return list(csv.reader(io.StringIO(out.getvalue()), delimiter=";" if "de" in options else ","))
+
+
+def test_the_csv_speaks_the_language_asked_for(tmp_path):
+    path = tmp_path / "season.json"
+    path.write_text(json.dumps(season("format_example")), encoding="utf-8")
+
+    english, german = csv_of(path), csv_of(path, "--language", "de")
+
+    assert german[0] == [
+        "Platz", "Spieler", "Partien", "Gewonnen", "Verloren", "Shutout-Siege", "Ligapunkte",
+        "Punktdifferenz", "Geld", "Spielstärke (μ)", "Unsicherheit (σ)", "Wertung",
+    ]  # fmt: skip
+    assert german[1][:9] == ["1", "Anna", "1", "1", "0", "0", "2", "+175", "+8,75"]
+    assert german[2][7:9] == ["−175", "−8,75"]
+    # the same figures, with a decimal comma
+    assert [line[9:] for line in german[1:]] == [
+        [figure.replace(".", ",") for figure in line[9:]] for line in english[1:]
+    ]
+    assert all(len(figure.split(",")[1]) == 2 for line in german[1:] for figure in line[9:])
+
+
+def test_the_json_is_the_same_in_every_language(tmp_path):
+    path = tmp_path / "season.json"
+    path.write_text(json.dumps(season("format_example", "match")), encoding="utf-8")
+    english, german = io.StringIO(), io.StringIO()
+    call_command("standings", str(path), stdout=english)
+    call_command("standings", str(path), "--language", "de", stdout=german)
+    assert german.getvalue() == english.getvalue()
+    assert json.loads(english.getvalue())["standings"][1]["net_points"] < 0  # a plain -
 
 
 def test_a_file_and_a_season_together_are_refused():

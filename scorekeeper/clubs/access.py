@@ -20,9 +20,6 @@ from django.db.models import F, Model, QuerySet
 from django.http import Http404, HttpRequest
 from django.utils.translation import gettext as _
 
-from scorekeeper.table.models import Evening, Partie, Player
-from scorekeeper.table.selectors import partie_with_players
-
 from .models import Club, Membership, Role
 from .selectors import clubs_of
 
@@ -30,10 +27,7 @@ __all__ = [
     "Role",
     "club_of",
     "clubs_of",
-    "evening_for",
     "object_in_club",
-    "partie_for",
-    "player_for",
 ]
 
 T = TypeVar("T", bound=Model)
@@ -72,20 +66,6 @@ def object_in_club(
         raise Http404(_("There is nothing here.")) from None
     thing.club_role = _enough(thing.club_role, need)
     return thing
-
-
-def partie_for(request: HttpRequest, pk: int, need: Role = Role.MEMBER) -> Partie:
-    """A partie of one of the user's clubs, its seats and players loaded."""
-    queryset = partie_with_players(Partie.objects.select_related("club"))
-    return object_in_club(request, queryset, pk, need)
-
-
-def evening_for(request: HttpRequest, pk: int, need: Role = Role.MEMBER) -> Evening:
-    return object_in_club(request, Evening.objects.select_related("club"), pk, need)
-
-
-def player_for(request: HttpRequest, pk: int, need: Role = Role.MEMBER) -> Player:
-    return object_in_club(request, Player.objects.select_related("club", "user"), pk, need)
 
 
 def _user_id(request: HttpRequest) -> int:

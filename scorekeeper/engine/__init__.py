@@ -11,23 +11,11 @@ melds and deadwood of a hand, the best discard, a knock played out with lay-offs
 from .cards import Card, CardError, Suit, parse_cards
 from .chouette import TEAM, Chouette, ChouetteLine
 from .evaluator import Discard, Evaluation, Meld, best_discard, evaluate
-from .game import (
-    Final,
-    Game,
-    GameClosedError,
-    Line,
-    Payment,
-    PlayerError,
-    Tally,
-    final_tally,
-    money,
-    next_dealer,
-    score_seated,
-)
+from .game import Final, Game, Payment, Tally, TwoPlayerLine, final_tally, money
 from .hand import Hand, HandError, HandKind, HandScore, Outcome, knock_limit, score_hand
 from .hollywood import Hollywood, HollywoodLine
 from .knock import KnockOutcome, Layoff, knock_outcome
-from .league import HeadToHead, LeagueBook, LeaguePoints, Rating, Standings, standings
+from .league import HeadToHead, LeagueBook, LeaguePoints, Rater, Rating, Standings, standings
 from .match import Match, MatchOverError
 from .partnership import Partnership, Round, RoundLine, TableLine, team_name
 from .roles import NotAtTableError, Roles
@@ -43,26 +31,23 @@ from .rules import (
     SpadeDouble,
     preset,
 )
-from .session import (
+from .seating import PlayerError, next_dealer, score_seated
+from .session import GameClosedError, GameResult, HandStats, Session, Standing, Turn
+from .sessions import KINDS, SESSION_KINDS, KindError, seats, session_class
+from .settlement import Transfer, balances_of, points_of, settle_up
+from .sheet import (
     Cell,
     Column,
+    EntryRow,
     Foot,
     FootLine,
-    GameResult,
     GameSheet,
-    HandStats,
     Part,
     Play,
-    Row,
-    Session,
     Side,
-    Standing,
-    Turn,
     Who,
     foot_lines,
 )
-from .sessions import KINDS, SESSION_KINDS, KindError, seats, session_class
-from .settlement import Transfer, balances_of, points_of, settle_up
 from .three_player import ThreePlayer, ThreePlayerLine
 
 __all__ = [
@@ -83,11 +68,12 @@ __all__ = [
     "HeadToHead",
     "LeagueBook",
     "LeaguePoints",
+    "Rater",
     "Rating",
     "Standings",
     "Part",
     "Play",
-    "Row",
+    "EntryRow",
     "Side",
     "Standing",
     "Turn",
@@ -111,7 +97,7 @@ __all__ = [
     "KindError",
     "KnockOutcome",
     "Layoff",
-    "Line",
+    "TwoPlayerLine",
     "Match",
     "MatchOverError",
     "Meld",

@@ -93,7 +93,8 @@ MAX_JSON_DEPTH = 32  # a record nests 6 deep (record, hands, round, tables, hand
 MAX_NUMBER_DIGITS = 40  # a JSON number's literal; nothing here needs more
 
 # A league season (FORMAT.md, "Season").
-LEAGUE_POINTS = (0, 100)  # a season's points for a win, a shutout win, a loss
+# A season's points for a win, a shutout win, a loss (RULES.md §11): a loss may cost points.
+LEAGUE_POINTS = (-99, 99)
 MAX_MIN_GAMES = 10_000
 
 

@@ -30,12 +30,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
-from .game import next_dealer
 from .hand import Hand, HandScore
 from .roles import Roles, seated
 from .rules import Ruleset, preset  # noqa: F401 (preset: doctests)
-from .session import Column, Row, Session, Side, Stakes, Turn, cells
+from .seating import next_dealer
+from .session import Session, Stakes, Turn
 from .settlement import transfers_json
+from .sheet import Column, EntryRow, Side, cells
 from .tally import Payment, Tally, final_tally, money
 
 TEAM = "team"  # the name of the team's column in every game
@@ -182,10 +183,10 @@ class Chouette(Session):
     def opening_columns(self) -> tuple[Column, ...]:
         return _columns(self.roles)
 
-    def rows(self) -> list[Row]:
+    def rows(self) -> list[EntryRow]:
         """Each hand in its game's columns; the team's column wins with its captain."""
         return [
-            Row(
+            EntryRow(
                 line.number,
                 line.game,
                 (line,),

@@ -24,22 +24,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal  # noqa: F401 (doctests)
 
-from .hand import Hand, HandError, HandScore, Outcome, score_hand
-from .rules import DealerRule, Ruleset, preset  # noqa: F401 (preset: doctests)
-from .session import (
-    Column,
-    GameClosedError,
-    PlayerError,
-    Row,
-    Session,
-    Turn,
-    cells,
-)
+from .hand import Hand, HandScore, Outcome
+from .rules import Ruleset, preset  # noqa: F401 (preset: doctests)
+from .seating import PlayerError, next_dealer, score_seated
+from .session import GameClosedError, Session, Turn
+from .sheet import Column, EntryRow, cells
 from .tally import Final, Payment, Tally, final_tally, money
 
 
 @dataclass(frozen=True)
-class Line:
+class TwoPlayerLine:
     """One recorded hand as it stands on the score sheet."""
 
     number: int
@@ -51,37 +45,6 @@ class Line:
     points: dict[str, int]  # running totals after this hand
     boxes: dict[str, int]
     game: int = 1  # the game of a match the hand belongs to
-
-
-def score_seated(
-    hand: Hand, rules: Ruleset, players: tuple[str, str], where: str = "game"
-) -> tuple[HandScore, str | None]:
-    """Score a hand between two seated players: its score and its winner (None: nobody).
-
-    Raises HandError for a hand that cannot have happened at this table.
-    """
-    if hand.knocker is not None and hand.knocker not in players:
-        raise PlayerError(hand.knocker, players, where)
-    score = score_hand(hand, rules)
-    if score.outcome.is_scored and hand.knocker is None:
-        raise HandError("knocker_missing", "say who knocked", field="knocker")
-    if score.knocker_wins is None:
-        return score, None
-    other = players[1] if hand.knocker == players[0] else players[0]
-    return score, hand.knocker if score.knocker_wins else other
-
-
-def next_dealer(rules: Ruleset, players: tuple[str, str], dealer: str, winner: str | None) -> str:
-    """Who deals after a hand dealt by ``dealer`` and won by ``winner`` (RULES.md §2.10)."""
-    if winner is None:  # no game or void: the same dealer deals again
-        return dealer
-    rule = rules.dealer_rule
-    if rule == DealerRule.WINNER:
-        return winner
-    loser = players[1] if winner == players[0] else players[0]
-    if rule == DealerRule.LOSER:
-        return loser
-    return players[1] if dealer == players[0] else players[0]
 
 
 class Game(Session):
@@ -100,7 +63,7 @@ class Game(Session):
         self._dealer = self.first_dealer
         self.points = dict.fromkeys(self.players, 0)
         self.boxes = dict.fromkeys(self.players, 0)
-        self.lines: list[Line] = []
+        self.lines: list[TwoPlayerLine] = []
         self.winner: str | None = None
 
     @property
@@ -121,14 +84,14 @@ class Game(Session):
     def opponent(self, player: str) -> str:
         return self.players[1] if player == self.players[0] else self.players[0]
 
-    def _record(self, hand: Hand) -> Line:  # type: ignore[override]
+    def _record(self, hand: Hand) -> TwoPlayerLine:  # type: ignore[override]
         score, winner = score_seated(hand, self.rules, self.table)
         if winner is not None:
             self.points[winner] += score.points
             self.boxes[winner] += score.boxes
             if self.points[winner] >= self.rules.target:
                 self.winner = winner
-        line = Line(
+        line = TwoPlayerLine(
             len(self.lines) + 1,
             self.dealer,
             hand,
@@ -152,16 +115,16 @@ class Game(Session):
     def game_columns(self) -> list[tuple[Column, ...]]:
         return [self.opening_columns()]
 
-    def rows(self) -> list[Row]:
+    def rows(self) -> list[EntryRow]:
         return [player_row(line, self.players) for line in self.lines]
 
     def turn(self) -> Turn:
         return Turn(len(self.lines) + 1, None, (self.dealer,), seated=(self.table,))
 
 
-def player_row(line: Line, players: Sequence[str], game: int = 1) -> Row:
+def player_row(line: TwoPlayerLine, players: Sequence[str], game: int = 1) -> EntryRow:
     """A hand in columns of one player each: the gain goes to its winner."""
-    return Row(
+    return EntryRow(
         line.number,
         game,
         (line,),
@@ -174,7 +137,7 @@ __all__ = [
     "Final",
     "Game",
     "GameClosedError",
-    "Line",
+    "TwoPlayerLine",
     "Outcome",
     "Payment",
     "PlayerError",

@@ -24,10 +24,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
-from .game import next_dealer, score_seated
 from .hand import Hand, HandScore
 from .rules import Ruleset, preset  # noqa: F401 (preset: doctests)
-from .session import Cell, Column, GameClosedError, Row, Session, Stakes, Turn
+from .seating import next_dealer, score_seated
+from .session import GameClosedError, Session, Stakes, Turn
+from .sheet import Cell, Column, EntryRow
 from .tally import Payment, Tally, final_tally
 
 GAMES = 3
@@ -152,7 +153,7 @@ class Hollywood(Session):
     def game_columns(self) -> list[tuple[Column, ...]]:
         return [self.opening_columns()] * GAMES
 
-    def rows(self) -> list[Row]:
+    def rows(self) -> list[EntryRow]:
         """One table of all three games; each hand marks the games it closed."""
         rows = []
         before = (False,) * GAMES
@@ -166,7 +167,9 @@ class Hollywood(Session):
                 for name in self.players
             )
             closes = tuple(g + 1 for g, now in enumerate(line.closed) if now and not before[g])
-            rows.append(Row(line.number, 1, (line,), cells, closes=closes, seated=(self.table,)))
+            rows.append(
+                EntryRow(line.number, 1, (line,), cells, closes=closes, seated=(self.table,))
+            )
             before = line.closed
         return rows
 

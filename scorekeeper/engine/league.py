@@ -18,7 +18,7 @@ HeadToHead(won=1, lost=0, net_points=175)
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from itertools import groupby
@@ -26,6 +26,7 @@ from typing import NamedTuple
 
 from openskill.models import PlackettLuce, PlackettLuceRating
 
+from .bounds import LEAGUE_POINTS, check_integer
 from .session import GameResult
 
 MODEL = PlackettLuce()  # default parameters: mu 25, sigma 25/3
@@ -33,11 +34,24 @@ MODEL = PlackettLuce()  # default parameters: mu 25, sigma 25/3
 
 @dataclass(frozen=True)
 class LeaguePoints:
-    """What a game gives a league table: a win, a shutout win (instead), a loss."""
+    """What a game gives a league table: a win, a shutout win (instead), a loss; each a
+    whole number from -99 to 99 (a loss may cost points), else a BoundsError.
+
+    >>> LeaguePoints(loss=-1)
+    LeaguePoints(win=2, shutout_win=3, loss=-1)
+    >>> LeaguePoints(win=100)
+    Traceback (most recent call last):
+    ...
+    scorekeeper.engine.bounds.BoundsError: win must be between -99 and 99, not 100
+    """
 
     win: int = 2
     shutout_win: int = 3
     loss: int = 0
+
+    def __post_init__(self) -> None:
+        for name in ("win", "shutout_win", "loss"):
+            check_integer(name, getattr(self, name), *LEAGUE_POINTS)
 
 
 @dataclass(frozen=True)
@@ -103,16 +117,14 @@ def standings(
 class LeagueBook:
     """A league's figures as counted so far, game after game: each player's games, won,
     lost, shutout wins, league points, net points and money; each pair's meetings;
-    the ratings; each player's run of results. Its ``state`` is plain values, so that a
-    season can be stored at some game and resumed from there with the games after it."""
+    the ratings; each player's run of results."""
 
     def __init__(self, points: LeaguePoints, players: Iterable[str] = ()):
         self.points = points
         self.counts: dict[str, list] = {}
         self.pairs: dict[str, dict[str, list[int]]] = {}
-        self.ratings: dict[str, Rating] = {}
-        self.rated: dict[str, PlackettLuceRating] = {}  # the library's own, kept
-        self.history: dict[str, list[Rating]] = {}  # since the book began or resumed
+        self.rater = Rater()
+        self.history: dict[str, list[Rating]] = {}
         self.results: dict[str, list[bool]] = {}
         self.enter(players)
 
@@ -127,54 +139,60 @@ class LeagueBook:
             self.results.setdefault(name, []).append(name in game.winners)
         _count(self.counts, game, self.points)
         _meet(self.pairs, game)
-        _rate(self.ratings, self.rated, self.history, game)
+        for name, rating in self.rater.rate(game.ranking, game.ranks):
+            self.history.setdefault(name, []).append(rating)
 
     def standings(self, min_games: int = 0) -> Standings:
         final = [
-            Line(None, name, *figures, rating=self.ratings.get(name, Rating()))
+            Line(None, name, *figures, rating=self.rater.ratings.get(name, Rating()))
             for name, figures in self.counts.items()
         ]
         meetings = {
             one: {two: HeadToHead(*figures) for two, figures in against.items()}
             for one, against in self.pairs.items()
         }
-        ranked = [line for line in final if line.games >= min_games]
-        unranked = [line for line in final if line.games < min_games]
+        among = {
+            name: _among(name, group, meetings)
+            for group in ties(final, min_games)
+            for name in group
+        }
         return Standings(
-            (
-                *_ranked(_ordered(ranked, meetings)),
-                *(line for _, line in _ordered(unranked, meetings)),
-            ),
+            ranked(final, among, min_games),
             meetings,
             {name: tuple(past) for name, past in self.history.items()},
             {name: tuple(run) for name, run in self.results.items()},
         )
 
-    def state(self, results_kept: int) -> dict:
-        """The figures as plain values (JSON), with each player's last ``results_kept``
-        results; the rating history is not kept."""
-        return {
-            "counts": {
-                name: [*figures[:6], str(figures[6])] for name, figures in self.counts.items()
-            },
-            "pairs": self.pairs,
-            "ratings": {name: [r.mu, r.sigma] for name, r in self.ratings.items()},
-            "results": {name: run[-results_kept:] for name, run in self.results.items()},
-        }
 
-    @classmethod
-    def resume(cls, state: dict, points: LeaguePoints) -> LeagueBook:
-        """The book as its ``state`` was taken, ready for the games after it."""
-        book = cls(points)
-        book.counts = {
-            name: [*figures[:6], Decimal(figures[6])] for name, figures in state["counts"].items()
-        }
-        book.pairs = {
-            one: {two: list(f) for two, f in a.items()} for one, a in state["pairs"].items()
-        }
-        book.ratings = {name: Rating(mu, sigma) for name, (mu, sigma) in state["ratings"].items()}
-        book.results = {name: list(run) for name, run in state["results"].items()}
-        return book
+def ties(lines: Iterable[Line], min_games: int = 0) -> list[frozenset[str]]:
+    """The groups of players level on league points, games won and net points (each
+    group among the ranked or among the unranked): only their head-to-head is needed."""
+    groups = []
+    for part in _parts(lines, min_games):
+        for _, tied in groupby(sorted(part, key=_key), key=_key):
+            names = frozenset(line.player for line in tied)
+            if len(names) > 1:
+                groups.append(names)
+    return groups
+
+
+def ranked(lines: Iterable[Line], among: Mapping[str, int], min_games: int = 0) -> tuple[Line, ...]:
+    """The lines in the order of RULES.md §11, ranked 1, 1, 3; ``among`` gives each
+    tied player's settlement points against the others of his group (``ties``); those
+    under ``min_games`` follow, in the same order, with no rank."""
+    counted, under = _parts(lines, min_games)
+    return (
+        *_ranked(_ordered(counted, among)),
+        *(replace(line, rank=None) for _, line in _ordered(under, among)),
+    )
+
+
+def _parts(lines: Iterable[Line], min_games: int) -> tuple[list[Line], list[Line]]:
+    lines = list(lines)
+    return (
+        [line for line in lines if line.games >= min_games],
+        [line for line in lines if line.games < min_games],
+    )
 
 
 def _zero() -> list:
@@ -217,27 +235,35 @@ def _meet(pairs: dict[str, dict[str, list[int]]], game: GameResult) -> None:
         between(payment.payer, payment.payee)[2] -= payment.points
 
 
-def _rate(
-    ratings: dict[str, Rating],
-    rated: dict[str, PlackettLuceRating],
-    history: dict[str, list[Rating]],
-    game: GameResult,
-) -> None:
-    """One OpenSkill update for the game: its sides in their ranking, the winner first."""
+class Rater:
+    """OpenSkill updates game after game (RULES.md §11), for players known by any key
+    (a name, a player's id): each starts from ``ratings`` or, at his first game, from
+    the default rating. The library's own rating objects are kept from game to game."""
 
-    def current(name: str) -> PlackettLuceRating:
-        if name not in rated:  # a first game starts from the default rating
-            rating = ratings.get(name, Rating())
-            rated[name] = MODEL.create_rating([rating.mu, rating.sigma], name)
-        return rated[name]
+    def __init__(self, ratings: Mapping[Hashable, Rating] | None = None):
+        self.ratings: dict[Hashable, Rating] = dict(ratings or {})
+        self._rated: dict[Hashable, PlackettLuceRating] = {}
 
-    teams = [[current(name) for name in side] for side in game.ranking]
-    updated = MODEL.rate(teams, ranks=list(game.ranks))
-    for side, team in zip(game.ranking, updated, strict=True):
-        for name, new in zip(side, team, strict=True):
-            rated[name] = new
-            ratings[name] = Rating(new.mu, new.sigma)
-            history.setdefault(name, []).append(ratings[name])
+    def rate(
+        self, ranking: Sequence[Sequence[Hashable]], ranks: Sequence[int]
+    ) -> list[tuple[Hashable, Rating]]:
+        """One update for a game: its sides in their ranking, the winners first; each
+        player's rating after it, side by side."""
+        teams = [[self._current(key) for key in side] for side in ranking]
+        updated = MODEL.rate(teams, ranks=list(ranks))
+        after = []
+        for side, team in zip(ranking, updated, strict=True):
+            for key, new in zip(side, team, strict=True):
+                self._rated[key] = new
+                self.ratings[key] = Rating(new.mu, new.sigma)
+                after.append((key, self.ratings[key]))
+        return after
+
+    def _current(self, key: Hashable) -> PlackettLuceRating:
+        if key not in self._rated:
+            rating = self.ratings.get(key, Rating())
+            self._rated[key] = MODEL.create_rating([rating.mu, rating.sigma], str(key))
+        return self._rated[key]
 
 
 def _key(line: Line) -> tuple[int, int, int]:
@@ -247,19 +273,14 @@ def _key(line: Line) -> tuple[int, int, int]:
 Ordered = list[tuple[tuple[int, ...], Line]]  # each line with the key it was ordered by
 
 
-def _ordered(lines: Sequence[Line], meetings: dict[str, dict[str, HeadToHead]]) -> Ordered:
+def _ordered(lines: Sequence[Line], among: Mapping[str, int]) -> Ordered:
     """League points, games won, net points; then among the players still tied, their
     settlement points against each other; then by name, character by character."""
-    result: Ordered = []
-    for key, tied in groupby(sorted(lines, key=_key), key=_key):
-        group = list(tied)
-        names = {line.player for line in group}
-        keyed = [((*key, -_among(line.player, names, meetings)), line) for line in group]
-        result += sorted(keyed, key=lambda pair: (pair[0], pair[1].player))
-    return result
+    keyed = [((*_key(line), -among.get(line.player, 0)), line) for line in lines]
+    return sorted(keyed, key=lambda pair: (pair[0], pair[1].player))
 
 
-def _among(player: str, names: set[str], meetings: dict[str, dict[str, HeadToHead]]) -> int:
+def _among(player: str, names: frozenset[str], meetings: dict[str, dict[str, HeadToHead]]) -> int:
     """A player's settlement points against the other players of ``names``."""
     against = meetings.get(player, {})
     return sum(h.net_points for other, h in against.items() if other in names)

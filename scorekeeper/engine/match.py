@@ -19,10 +19,11 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 
-from .game import Game, Line, player_row
+from .game import Game, TwoPlayerLine, player_row
 from .hand import Hand
 from .rules import Ruleset, preset  # noqa: F401 (preset: doctests)
-from .session import Column, GameClosedError, Row, Session, Standing, Turn
+from .session import GameClosedError, Session, Standing, Turn
+from .sheet import Column, EntryRow
 from .tally import Payment, Tally
 
 
@@ -45,7 +46,7 @@ class Match(Session):
     def __init__(self, players: Sequence[str], rules: Ruleset, first_dealer: str | None = None):
         super().__init__(players, rules, first_dealer)
         self._games = [Game(self.players, rules, self.first_dealer)]
-        self.lines: list[Line] = []
+        self.lines: list[TwoPlayerLine] = []
 
     @property
     def all_games(self) -> tuple[Game, ...]:
@@ -88,7 +89,7 @@ class Match(Session):
             f"of {self.rules.best_of} games"
         )
 
-    def _record(self, hand: Hand) -> Line:  # type: ignore[override]
+    def _record(self, hand: Hand) -> TwoPlayerLine:  # type: ignore[override]
         """Score the next hand, in a new game if the last one closed; or raise HandError."""
         game = self._games[-1]
         if game.is_over():
@@ -107,7 +108,7 @@ class Match(Session):
     def game_columns(self) -> list[tuple[Column, ...]]:
         return [self.opening_columns()] * len(self._games)
 
-    def rows(self) -> list[Row]:
+    def rows(self) -> list[EntryRow]:
         return [player_row(line, self.players, line.game) for line in self.lines]
 
     def turn(self) -> Turn:

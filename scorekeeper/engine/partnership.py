@@ -19,10 +19,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
-from .game import next_dealer, score_seated
 from .hand import Hand, HandError, HandScore
 from .rules import Ruleset, preset  # noqa: F401 (preset: doctests)
-from .session import Column, Row, Session, Side, Stakes, Turn, cells
+from .seating import next_dealer, score_seated
+from .session import Session, Stakes, Turn
+from .sheet import Column, EntryRow, Side, cells
 from .tally import Payment, Tally, final_tally
 
 TABLES = 2
@@ -171,9 +172,9 @@ class Partnership(Session):
         teams = zip(self.team_names, self.teams, strict=True)
         return [tuple(Column(name, name, members, Side.PARTNERS) for name, members in teams)]
 
-    def rows(self) -> list[Row]:
+    def rows(self) -> list[EntryRow]:
         return [
-            Row(
+            EntryRow(
                 line.number,
                 1,
                 line.tables,

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .game import PlayerError, score_seated
 from .hand import Hand, HandError, HandScore
 from .rules import Ruleset, preset  # noqa: F401 (preset: doctests)
+from .seating import PlayerError, score_seated
 
 
 @dataclass(frozen=True)

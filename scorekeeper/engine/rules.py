@@ -26,14 +26,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from .bounds import (
-    MAX_MONEY_UNIT,
-    MIN_MONEY_UNIT,
-    BoundsError,
-    check_integer,
-    check_money,
-    shorten,
-)
+from .bounds import MAX_MONEY_UNIT, MIN_MONEY_UNIT, BoundsError, check_integer, check_money, shorten
 
 UPCARD = "upcard"  # knock_limit value: the upcard sets the limit (Oklahoma)
 

@@ -1,5 +1,5 @@
 """Season documents (FORMAT.md, "Season"): game records that count for a league season,
-read, replayed and turned into standings JSON.
+read, replayed and turned into standings JSON, and written back (``dumps``).
 
 >>> season = parse_season({"format": "scorekeeper-season/1", "name": "Autumn", "parties": [
 ...     {"kind": "two_player", "players": ["Anna", "Ben"], "stake": "0.05", "hands": [
@@ -10,10 +10,13 @@ read, replayed and turned into standings JSON.
 [(1, 'Anna', 3, '16.50'), (2, 'Ben', 0, '-16.50')]
 >>> data["head_to_head"]["Ben"]["Anna"]
 {'won': 0, 'lost': 1, 'net_points': -330}
+>>> loads(dumps(season)) == season
+True
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,7 +30,7 @@ from .bounds import (
 )
 from .jsontext import JSONTextError, load_json
 from .league import LeaguePoints, Standings, standings
-from .record import Record, RecordError, parse_record, replay
+from .record import Record, RecordError, parse_record, record_json, replay
 from .session import GameResult
 
 FORMAT = "scorekeeper-season/1"
@@ -95,12 +98,50 @@ def _points(value: Any, errors: list[str]) -> LeaguePoints:
     for key in value.keys() - known:
         errors.append(f"points: unknown {shorten(key)}: choose win, shutout_win or loss")
     chosen = {}
-    for key in known & value.keys():
+    low, high = LEAGUE_POINTS
+    for key in sorted(known & value.keys()):
         try:
-            chosen[key] = check_integer(key, value[key], *LEAGUE_POINTS)
-        except BoundsError as error:
-            errors.append(f"points: {error}")
+            chosen[key] = check_integer(key, value[key], low, high)
+        except BoundsError:
+            errors.append(
+                f"points: {key} must be a whole number from {low} to {high},"
+                f" not {shorten(value[key])}"
+            )
     return LeaguePoints(**chosen)
+
+
+def season_json(season: Season) -> dict[str, Any]:
+    """The season as FORMAT.md writes it: its name, points and min_games, and each party
+    a game record as the record export writes it."""
+    return {
+        "format": FORMAT,
+        "name": season.name,
+        "points": {
+            "win": season.points.win,
+            "shutout_win": season.points.shutout_win,
+            "loss": season.points.loss,
+        },
+        "min_games": season.min_games,
+        "parties": [record_json(record) for record in season.parties],
+    }
+
+
+def dumps(season: Season) -> str:
+    """The season document as JSON text, one party a line (a season of thousands of
+    parties stays far smaller than indented, and a change shows as a changed line)."""
+    data = season_json(season)
+    parties = data.pop("parties")
+    fields = [f"  {json.dumps(key)}: {_compact(value)}" for key, value in data.items()]
+    if parties:
+        lines = ",\n".join(f"    {_compact(record)}" for record in parties)
+        fields.append(f'  "parties": [\n{lines}\n  ]')
+    else:
+        fields.append('  "parties": []')
+    return "{\n" + ",\n".join(fields) + "\n}\n"
+
+
+def _compact(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
 
 
 def season_results(season: Season) -> tuple[list[GameResult], list[str]]:
@@ -156,30 +197,3 @@ def standings_json(table: Standings) -> dict[str, Any]:
             for player, against in sorted(table.head_to_head.items())
         },
     }
-
-
-CSV_HEADER = (
-    "rank", "player", "games", "won", "lost", "shutout_wins", "league_points",
-    "net_points", "money", "mu", "sigma", "ordinal",
-)  # fmt: skip
-
-
-def standings_csv_rows(table: Standings) -> list[list[object]]:
-    """The standings as CSV rows under CSV_HEADER (an unranked player: an empty rank)."""
-    return [
-        [
-            "" if line.rank is None else line.rank,
-            line.player,
-            line.games,
-            line.won,
-            line.lost,
-            line.shutout_wins,
-            line.league_points,
-            line.net_points,
-            str(line.money),
-            line.rating.mu,
-            line.rating.sigma,
-            line.rating.ordinal,
-        ]
-        for line in table.lines
-    ]

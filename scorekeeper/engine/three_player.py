@@ -36,8 +36,9 @@ from itertools import combinations
 from .hand import Hand, HandScore
 from .roles import Roles, seated
 from .rules import Ruleset, preset  # noqa: F401 (preset: doctests)
-from .session import Column, Row, Session, Stakes, Turn, cells
+from .session import Session, Stakes, Turn
 from .settlement import transfers_json
+from .sheet import Column, EntryRow, cells
 from .tally import Final, Payment, Tally, money, running_tally, shutout_extra
 
 SEATS = 3
@@ -194,9 +195,9 @@ class ThreePlayer(Session):
     def game_columns(self) -> list[tuple[Column, ...]]:
         return [self.opening_columns()]
 
-    def rows(self) -> list[Row]:
+    def rows(self) -> list[EntryRow]:
         return [
-            Row(
+            EntryRow(
                 line.number,
                 1,
                 (line,),

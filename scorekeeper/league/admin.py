@@ -1,9 +1,9 @@
-"""League officials edit leagues and seasons here; the stored results are derived from
-the hands (the services rewrite them with every change), so they are read only."""
+"""League officials edit leagues and seasons here; the ratings are derived from the
+stored results (rated again after every change), so they are read only."""
 
 from django.contrib import admin
 
-from .models import Assignment, Game, GamePayment, GamePlayer, League, PartieStats, Season
+from .models import Assignment, CurrentRating, League, PlayerRating, RatedGame, Season
 
 
 class SeasonInline(admin.TabularInline):
@@ -46,23 +46,22 @@ class DerivedAdmin(admin.ModelAdmin):
         return False
 
 
-class GamePlayerInline(admin.TabularInline):
-    model = GamePlayer
-    extra = 0
-    can_delete = False
-
-    def has_add_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
+@admin.register(RatedGame)
+class RatedGameAdmin(DerivedAdmin):
+    list_display = ("seq", "season", "club", "game")
+    list_filter = ("season",)
+    raw_id_fields = ("game",)
 
 
-@admin.register(Game)
-class GameAdmin(DerivedAdmin):
-    list_display = ("partie", "number", "shutout")
-    inlines = [GamePlayerInline]
+@admin.register(PlayerRating)
+class PlayerRatingAdmin(DerivedAdmin):
+    list_display = ("seq", "season", "club", "player", "mu", "sigma")
+    list_filter = ("season",)
+    raw_id_fields = ("result", "player")
 
 
-admin.site.register(GamePayment, DerivedAdmin)
-admin.site.register(PartieStats, DerivedAdmin)
+@admin.register(CurrentRating)
+class CurrentRatingAdmin(DerivedAdmin):
+    list_display = ("player", "season", "club", "mu", "sigma")
+    list_filter = ("season",)
+    raw_id_fields = ("player",)

@@ -1,6 +1,6 @@
 """A league night: who plays whom, from the season's meetings and tonight's results.
 
-``night_record`` is the one read of the stored results (``Game``, ``GamePlayer``): who
+``night_record`` is the one read of the stored results (``table.PlayerResult``): who
 met whom in the season and tonight, tonight's league points and a standing order.
 ``night_pairing`` turns the players present into tables with the engine
 (``engine.pairings``); the command line and the league night page both use it.
@@ -21,8 +21,8 @@ from scorekeeper.engine import pairings
 from scorekeeper.engine.pairings import Pair, Pairing
 from scorekeeper.table.models import Player
 
-from .models import GamePlayer, LeagueNight, NightBye, NightTable, Season
-from .selectors import season_parties, season_table
+from .models import LeagueNight, NightBye, NightTable, Season
+from .selectors import season_book, season_table
 
 
 @dataclass(frozen=True)
@@ -44,15 +44,10 @@ def night_record(season: Season, night: date) -> NightRecord:
     The standing is the season's standings as the standings page shows them; the byes,
     those recorded on the season's nights."""
     rows = (
-        GamePlayer.objects.filter(game__partie__in=season_parties(season))
-        .values_list(
-            "game__partie_id",
-            "game__partie__started_at",
-            "game_id",
-            "game__shutout",
-            "player__name",
-            "won",
-        )  # fmt: skip
+        season_book(season)
+        .results.values_list(
+            "partie_id", "started_at", "game_id", "game__shutout", "player__name", "won"
+        )
         .order_by()
     )
     seated: dict[int, set[str]] = defaultdict(set)

@@ -2,45 +2,36 @@
 with each player's games, and a player's page (his results game by game, his seasons,
 his record against each opponent, his hands and his rating over time).
 
-Everything comes from the stored rows (``Game``, ``GamePlayer``, ``GamePayment``,
-``PartieStats``); no partie is replayed. All-time figures run the engine's standings
-over every closed game of the club, in the order they were played (RULES.md §11).
+Everything comes from the stored rows (``table.PlayerResult``, ``SettlementLine``,
+``PartieStats``), counted by the database; no partie is replayed. All-time figures
+count every closed game of the club by the default points, and the all-time rating
+is carried forward over them in the order they were played (RULES.md §11).
 """
 
 from __future__ import annotations
 
 import math
-from collections import defaultdict
 from dataclasses import dataclass
 from datetime import date
-from decimal import Decimal
 
-from django.db import transaction
 from django.db.models import Count, IntegerField, OuterRef, QuerySet, Subquery, Sum
 from django.db.models.functions import Coalesce
 from django.utils import timezone
-from django.utils.formats import number_format
 
 from scorekeeper import engine
-from scorekeeper.table.models import Partie, Player
+from scorekeeper.formats import number_text
+from scorekeeper.table.models import Partie, PartieStats, Player, PlayerResult
 
-from . import books
-from .models import (
-    BookCheckpoint,
-    GamePlayer,
-    PartieStats,
-    PlayerCache,
-    ResultsVersion,
-    Season,
-)
-from .selectors import season_line
+from . import ratings
+from .models import Season
+from .selectors import book_lines, club_book, meetings, season_line
 
 
 def club_players(club_id: int, query: str = "") -> QuerySet[Player]:
     """The club's players whose name contains ``query`` (any case), by name, each with
     ``games``, the closed games he played, and his account loaded."""
     games = (
-        GamePlayer.objects.filter(player=OuterRef("pk"))
+        PlayerResult.objects.filter(player=OuterRef("pk"))
         .order_by()
         .values("player")
         .annotate(count=Count("pk"))
@@ -152,7 +143,7 @@ class RatingChart:
     @property
     def y_labels(self) -> list[tuple[str, str]]:
         """Each tick of the rating axis: its height and its value."""
-        return [(_at(self.y(tick)), _tick_text(tick)) for tick in self.ticks]
+        return [(_at(self.y(tick)), number_text(tick)) for tick in self.ticks]
 
     @property
     def x_labels(self) -> list[tuple[str, int]]:
@@ -203,11 +194,6 @@ def _at(value: float) -> str:
     return "0" if text == "-0" else text
 
 
-def _tick_text(value: float) -> str:
-    """A rating on the axis, in the reader's notation, with a true minus sign."""
-    return number_format(Decimal(f"{value:g}"), use_l10n=True).replace("-", "−")
-
-
 @dataclass(frozen=True)
 class PlayerRecord:
     """What a player's page shows beside his debts and parties."""
@@ -222,130 +208,37 @@ class PlayerRecord:
 
 
 def player_record(player: Player) -> PlayerRecord:
-    """The player's results, seasons, head-to-head, hands and rating in his club: as
-    cached while the club's results are those they were computed from, else computed for
-    every player of the club at once (no partie is replayed) and cached."""
-    key = str(club_version(player.club_id))
-    cached = PlayerCache.objects.filter(player=player, key=key).first()
-    if cached is None:
-        _cache_club(player.club_id, key)
-        cached = PlayerCache.objects.get(player=player)
-    parties = Partie.objects.in_bulk({row[0] for row in cached.results})
-    others = Player.objects.in_bulk([row[0] for row in cached.opponents])
-    history = [engine.Rating(mu, sigma) for *_, mu, sigma in cached.results]
-    rank, name, games, won, lost, shutouts, points, net, money, mu, sigma = cached.line
+    """The player's results, seasons, head-to-head, hands and rating in his club, counted
+    from the stored results (no partie is replayed)."""
+    book = club_book(player.club)
+    ratings.ensure(book.rating_scope)
+    line = book_lines(book, [player.pk]).get(player.pk, engine.league.Line(None, player.name))
+    after = ratings.history(book.rating_scope, player.pk)
+    played = (
+        book.results.filter(player=player)
+        .select_related("partie", "game")
+        .order_by("-started_at", "-partie_id", "-game__number")
+    )
+    results = [
+        Result(row.partie, row.game.number, row.won, row.net_points, after[row.game_id])
+        for row in played
+    ]
+    against = meetings(book, None, player.pk).get(player.pk, {})
+    others = Player.objects.in_bulk(list(against))
+    opponents = sorted(
+        (Opponent(others[pk], engine.HeadToHead(*figures)) for pk, figures in against.items()),
+        key=lambda o: (-o.games, o.player.name),
+    )
+    history = [result.rating for result in reversed(results)]
     return PlayerRecord(
         player=player,
-        line=engine.league.Line(
-            rank,
-            name,
-            games,
-            won,
-            lost,
-            shutouts,
-            points,
-            net,
-            Decimal(money),
-            engine.Rating(mu, sigma),
-        ),  # fmt: skip
-        results=[
-            Result(parties[partie], number, won, net, engine.Rating(mu, sigma))
-            for partie, number, won, net, mu, sigma in reversed(cached.results)
-        ],
+        line=line,
+        results=results,
         seasons=_seasons(player),
-        opponents=[
-            Opponent(others[pk], engine.HeadToHead(won, lost, net))
-            for pk, won, lost, net in cached.opponents
-        ],
+        opponents=opponents,
         stats=player_hand_stats(player),
         chart=RatingChart(tuple(r.ordinal for r in history)) if history else None,
     )
-
-
-def club_version(club_id: int) -> int:
-    version = ResultsVersion.objects.filter(club_id=club_id).values_list("version", flat=True)
-    return version.first() or 0
-
-
-def _cache_club(club_id: int, key: str) -> None:
-    """Every player's all-time record in the club, computed at once and cached: the
-    club's book resumed from its checkpoint (each player's results up to it are the
-    first ones of his cached record), else counted from the first game."""
-    players = {player.pk: player for player in Player.objects.filter(club_id=club_id)}
-    by_name = {p.name: p for p in players.values()}
-    earlier: dict[str, list] = {}
-
-    def resumable(point: BookCheckpoint) -> bool:
-        """His cached results up to the checkpoint: as many as his games up to it."""
-        kept = dict(PlayerCache.objects.filter(player__club_id=club_id).values_list(
-            "player__name", "results"
-        ))  # fmt: skip
-        for name, (games, *_) in point.state["counts"].items():
-            if len(kept.get(name, ())) < games:
-                return False
-            earlier[name] = kept[name][:games]
-        return True
-
-    counted = books.count(
-        {"club_id": club_id},
-        Partie.objects.filter(club_id=club_id),
-        engine.LeaguePoints(),
-        str(books.full_version(club_id)),
-        {pk: player.name for pk, player in players.items()},
-        resumable,
-    )
-    if counted.resumed is None:
-        earlier.clear()
-    games = counted.games
-    counted.book.enter(by_name)
-    table = counted.book.standings()
-    lines = {line.player: line for line in table.lines}
-    played: dict[str, list] = defaultdict(list)
-    for game, result in games:
-        for side in result.ranking:
-            for name in side:
-                won, net = name in result.winners, result.net_points(name)
-                played[name].append([game.partie_id, game.number, won, net])
-    caches = []
-    for name, player in by_name.items():
-        line = lines[name]
-        history = table.history.get(name, ())
-        meetings = sorted(
-            (
-                (by_name[other].pk, h.won, h.lost, h.net_points, other)
-                for other, h in table.head_to_head.get(name, {}).items()
-                if other in by_name
-            ),
-            key=lambda o: (-(o[1] + o[2]), o[4]),
-        )
-        caches.append(
-            PlayerCache(
-                player=player,
-                key=key,
-                line=[
-                    line.rank,
-                    line.player,
-                    line.games,
-                    line.won,
-                    line.lost,
-                    line.shutout_wins,
-                    line.league_points,
-                    line.net_points,
-                    str(line.money),
-                    line.rating.mu,
-                    line.rating.sigma,
-                ],  # fmt: skip
-                results=earlier.get(name, [])
-                + [
-                    [*row, rating.mu, rating.sigma]
-                    for row, rating in zip(played[name], history, strict=True)
-                ],
-                opponents=[list(m[:4]) for m in meetings],
-            )
-        )
-    with transaction.atomic():
-        PlayerCache.objects.filter(player__club_id=club_id).delete()
-        PlayerCache.objects.bulk_create(caches, batch_size=500)
 
 
 def _seasons(player: Player) -> list[SeasonLine]:

@@ -1,56 +1,309 @@
-"""Reads of the league app: a season's parties, its standings and head-to-head, from
-stored results (no partie is replayed), in a fixed number of queries."""
+"""Reads of the league app: a season's parties, its standings and head-to-head, and a
+club's all-time lines, counted by the database from the stored results (no partie is
+replayed): one ``GROUP BY`` gives every player's line, the head-to-head is read only
+for players level on the first three keys of RULES.md §11, and the ratings are those
+carried forward game by game (``league.ratings``).
+"""
 
 from __future__ import annotations
 
-import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from decimal import Decimal
+from datetime import datetime, time, timedelta
 from functools import cached_property
 
-from django.db.models import Q, QuerySet, Sum
+from django.db.models import (
+    Case,
+    Count,
+    Exists,
+    F,
+    FilteredRelation,
+    IntegerField,
+    OuterRef,
+    Prefetch,
+    Q,
+    QuerySet,
+    Subquery,
+    Sum,
+    Value,
+    When,
+    Window,
+)
+from django.db.models.functions import RowNumber
 from django.utils import timezone
 
 from scorekeeper import engine
-from scorekeeper.table.models import Hand, Partie, Player, Seat
-
-from . import books
-from .books import stored_results
-from .models import (
-    Game,
+from scorekeeper.clubs.models import Club
+from scorekeeper.engine import season as documents
+from scorekeeper.formats import plain_amount
+from scorekeeper.table.models import (
+    MONEY_SCALE,
+    ClosedGame,
+    Hand,
+    Partie,
     PartieStats,
-    ResultsVersion,
-    Season,
-    SeasonCache,
+    Player,
+    PlayerResult,
+    Seat,
+    SettlementLine,
+    scoring,
 )
+from scorekeeper.table.selectors import HANDS_IN_ORDER, partie_record, partie_with_players
 
+from . import ratings
+from .models import Assignment, Season
+
+HeadToHead = engine.HeadToHead
 TREND = 5  # results shown as a player's trend
 
 
 def season_parties(season: Season) -> QuerySet[Partie]:
     """The club's parties that count for the season: assigned to it, or unassigned and
     started between its first and last day; of the kinds it counts."""
-    club = season.league.club_id
-    parties = Partie.objects.filter(club_id=club).filter(
-        Q(season_assignment__season=season)
-        | Q(
-            season_assignment=None,
-            started_at__date__gte=season.starts_on,
-            started_at__date__lte=season.ends_on,
-        )
-    )
-    return parties.filter(kind__in=season.kinds) if season.kinds else parties
+    return Partie.objects.filter(_counted(season, _assignments(season), "pk"))
+
+
+Assigned = tuple[list[int], list[int]]
+
+
+def _assignments(season: Season) -> Assigned:
+    """The club's parties assigned to the season, and those assigned to another one: a
+    few, read first, so that the rows are found by an index."""
+    here, elsewhere = [], []
+    assigned = Assignment.objects.filter(partie__club_id=season.league.club_id)
+    for partie_id, season_id in assigned.values_list("partie_id", "season_id"):
+        (here if season_id == season.pk else elsewhere).append(partie_id)
+    return here, elsewhere
+
+
+def _counted(season: Season, assigned: Assigned, partie: str = "partie_id", prefix: str = "") -> Q:
+    """The condition on a partie's rows (``prefix`` to the fields ``club_id``,
+    ``started_at`` and ``kind``; ``partie`` its key) that the season counts them."""
+    here, elsewhere = assigned
+    first = datetime.combine(season.starts_on, time.min, tzinfo=timezone.get_current_timezone())
+    after = first + timedelta(days=(season.ends_on - season.starts_on).days + 1)
+    dated = Q(**{f"{prefix}started_at__gte": first, f"{prefix}started_at__lt": after})
+    if elsewhere:
+        dated &= ~Q(**{f"{partie}__in": elsewhere})
+    if here:
+        dated |= Q(**{f"{partie}__in": here})
+    counted = Q(**{f"{prefix}club_id": season.league.club_id}) & dated
+    if season.kinds:
+        counted &= Q(**{f"{prefix}kind__in": season.kinds})
+    return counted
 
 
 @dataclass(frozen=True)
-class Row:
+class Book:
+    """What a league table counts: a season's games, or every closed game of a club
+    (its all-time records, by the default points)."""
+
+    owner: Season | Club
+    points: engine.LeaguePoints
+    min_games: int
+    results: QuerySet[PlayerResult]
+    lines: QuerySet[SettlementLine]
+    parties: QuerySet[Partie]
+
+    games: QuerySet[ClosedGame]
+
+    @property
+    def rating_scope(self) -> ratings.Scope:
+        return ratings.Scope(self.owner, self.games)
+
+
+def season_book(season: Season) -> Book:
+    assigned = _assignments(season)
+    return Book(
+        season,
+        season.points,
+        season.min_games,
+        PlayerResult.objects.filter(_counted(season, assigned)),
+        SettlementLine.objects.filter(_counted(season, assigned, "game__partie_id", "game__")),
+        Partie.objects.filter(_counted(season, assigned, "pk")),
+        ClosedGame.objects.filter(_counted(season, assigned)),
+    )
+
+
+def club_book(club: Club) -> Book:
+    return Book(
+        club,
+        engine.LeaguePoints(),
+        0,
+        PlayerResult.objects.filter(club_id=club.pk),
+        SettlementLine.objects.filter(game__club_id=club.pk),
+        Partie.objects.filter(club_id=club.pk),
+        ClosedGame.objects.filter(club_id=club.pk),
+    )
+
+
+def book_lines(book: Book, players: Iterable[int] | None = None) -> dict[int, engine.league.Line]:
+    """Each player's line in the book's order (all players with a counted game, or only
+    ``players``, unranked), by player id; ranked when ``players`` is None."""
+    results = book.results if players is None else book.results.filter(player_id__in=players)
+    points = book.points
+    figures = (
+        results.order_by()
+        .values("player_id", "player__name")
+        .annotate(
+            n_games=Count("pk"),
+            n_won=Count("pk", filter=Q(won=True)),
+            n_shutouts=Count("pk", filter=Q(shutout=True)),
+            n_points=Sum(
+                Case(
+                    When(shutout=True, then=Value(points.shutout_win)),
+                    When(won=True, then=Value(points.win)),
+                    default=Value(points.loss),
+                    output_field=IntegerField(),
+                )
+            ),
+            n_net=Sum("net_points"),
+            n_money=Sum("money_e4"),
+        )
+    )
+    rated = ratings.current_of(book.rating_scope, OuterRef("player_id"))
+    figures = figures.annotate(
+        mu=Subquery(rated.values("mu")), sigma=Subquery(rated.values("sigma"))
+    )
+    return {
+        row["player_id"]: engine.league.Line(
+            None,
+            row["player__name"],
+            row["n_games"],
+            row["n_won"],
+            row["n_games"] - row["n_won"],
+            row["n_shutouts"],
+            row["n_points"],
+            row["n_net"],
+            plain_amount(row["n_money"] * MONEY_SCALE),
+            engine.Rating() if row["mu"] is None else engine.Rating(row["mu"], row["sigma"]),
+        )
+        for row in figures
+    }
+
+
+def book_standings(book: Book) -> tuple[tuple[engine.league.Line, ...], dict[str, int]]:
+    """The book's lines in the order of RULES.md §11, with those listed without a
+    counted game; and every listed player's id by name."""
+    ratings.ensure(book.rating_scope)
+    lines = book_lines(book)
+    ids = {line.player: pk for pk, line in lines.items()}
+    for pk, name in _listed_without_games(book).items():
+        if pk not in lines:
+            ids[name] = pk
+            lines[pk] = engine.league.Line(None, name)
+    among = _among(book, engine.league.ties(lines.values(), book.min_games), ids)
+    return engine.league.ranked(lines.values(), among, book.min_games), ids
+
+
+def _listed_without_games(book: Book) -> dict[int, str]:
+    """The players seated in a partie of the book with no closed game: listed too (a
+    partie with a closed game gives each of its players a result)."""
+    running = book.parties.filter(state=Partie.State.RUNNING)
+    open_parties = running.filter(~Exists(ClosedGame.objects.filter(partie=OuterRef("pk"))))
+    seats = Seat.objects.filter(partie__in=open_parties)
+    return dict(seats.values_list("player_id", "player__name"))
+
+
+def _among(book: Book, groups: list[frozenset[str]], ids: dict[str, int]) -> dict[str, int]:
+    """Each tied player's settlement points against the others of his group."""
+    if not groups:
+        return {}
+    group_of = {ids[name]: n for n, group in enumerate(groups) for name in group}
+    among = {name: 0 for group in groups for name in group}
+    tied = list(group_of)
+    pairs = (
+        book.lines.filter(payer_id__in=tied, payee_id__in=tied)
+        .values("payer_id", "payee_id")
+        .annotate(points=Sum("points"))
+        .order_by()
+    )
+    names = {pk: name for name, pk in ids.items()}
+    for pair in pairs:
+        payer, payee = pair["payer_id"], pair["payee_id"]
+        if group_of[payer] == group_of[payee]:
+            among[names[payee]] += pair["points"]
+            among[names[payer]] -= pair["points"]
+    return among
+
+
+def meetings(
+    book: Book, players: Iterable[int] | None = None, of: int | None = None
+) -> dict[int, dict[int, list[int]]]:
+    """Each pair's meetings, by player id: ``[won, lost, net points]`` of the first
+    against the second, for the pairs that met: among ``players`` where given, or
+    those of the player ``of``."""
+    pairs: dict[int, dict[int, list[int]]] = {}
+
+    def between(one: int, other: int) -> list[int]:
+        return pairs.setdefault(one, {}).setdefault(other, [0, 0, 0])
+
+    winners = book.results.filter(won=True).annotate(
+        lost=FilteredRelation("game__results", condition=Q(game__results__won=False))
+    )
+    lines = book.lines
+    if players is not None:
+        players = list(players)
+        winners = winners.filter(player_id__in=players, lost__player_id__in=players)
+        lines = lines.filter(payer_id__in=players, payee_id__in=players)
+    if of is not None:
+        winners = winners.filter(Q(player_id=of) | Q(lost__player_id=of))
+        lines = lines.filter(Q(payer_id=of) | Q(payee_id=of))
+    wins = winners.values("player_id", "lost__player_id").annotate(n=Count("pk")).order_by()
+    for row in wins:
+        between(row["player_id"], row["lost__player_id"])[0] += row["n"]
+        between(row["lost__player_id"], row["player_id"])[1] += row["n"]
+    net = lines.values("payer_id", "payee_id").annotate(points=Sum("points")).order_by()
+    for row in net:
+        between(row["payee_id"], row["payer_id"])[2] += row["points"]
+        between(row["payer_id"], row["payee_id"])[2] -= row["points"]
+    return pairs
+
+
+def hand_stats(book: Book, players: Iterable[int] | None = None) -> dict[int, engine.HandStats]:
+    """Each player's hands over the book's parties, by player id."""
+    stats = PartieStats.objects.filter(partie__in=book.parties)
+    if players is not None:
+        stats = stats.filter(player_id__in=list(players))
+    totals = (
+        stats.values("player_id")
+        .annotate(hands=Sum("hands"), won=Sum("won"), gins=Sum("gins"),
+                  undercuts=Sum("undercuts"), points=Sum("points"))
+        .order_by()
+    )  # fmt: skip
+    return {row.pop("player_id"): engine.HandStats(**row) for row in totals}
+
+
+def trends(book: Book, players: Iterable[int]) -> dict[int, tuple[bool, ...]]:
+    """Each player's last TREND results, oldest first: True a win."""
+    last = (
+        book.results.filter(player_id__in=list(players))
+        .annotate(
+            back=Window(
+                RowNumber(),
+                partition_by="player_id",
+                order_by=[F("started_at").desc(), F("partie_id").desc(), F("game__number").desc()],
+            )
+        )
+        .filter(back__lte=TREND)
+        .values_list("player_id", "won", "back")
+    )
+    runs: dict[int, list[tuple[int, bool]]] = {}
+    for player, won, back in last:
+        runs.setdefault(player, []).append((back, won))
+    return {
+        player: tuple(won for _, won in sorted(run, reverse=True)) for player, run in runs.items()
+    }
+
+
+@dataclass
+class StandingsRow:
     """One line of the standings page: the engine's line and what the page adds."""
 
     line: engine.league.Line
     player_id: int  # for the link to his page
     stats: engine.HandStats  # his hands over the season
-    trend: tuple[bool, ...]  # the last results, oldest first: True a win
+    trend: tuple[bool, ...] = ()  # the last results, oldest first: True a win (with_trends)
 
 
 # The columns the standings can be sorted by: how to read each from a row. None sorts last.
@@ -84,14 +337,23 @@ class SeasonTable:
     def __init__(
         self,
         season: Season,
-        rows: list[Row],
+        rows: list[StandingsRow],
         head_to_head: Callable[[], dict[str, dict[str, engine.HeadToHead]]],
         matrix: list[tuple[str, list[engine.HeadToHead | None]]],
+        trends: Callable[[list[int]], dict[int, tuple[bool, ...]]],
     ):
         self.season = season
         self.rows = rows
         self._head_to_head = head_to_head
-        self.matrix = matrix  # the top MATRIX players' meetings, kept with the standings
+        self.matrix = matrix  # the top MATRIX players' meetings
+        self._trends = trends
+
+    def with_trends(self, rows: list[StandingsRow]) -> list[StandingsRow]:
+        """The rows (a page of them) with each player's last results."""
+        runs = self._trends([row.player_id for row in rows])
+        for row in rows:
+            row.trend = runs.get(row.player_id, ())
+        return rows
 
     @cached_property
     def head_to_head(self) -> dict[str, dict[str, engine.HeadToHead]]:
@@ -106,7 +368,7 @@ class SeasonTable:
     def players(self) -> list[str]:
         return [row.line.player for row in self.rows]
 
-    def sorted_rows(self, key: str, descending: bool = False) -> list[Row]:
+    def sorted_rows(self, key: str, descending: bool = False) -> list[StandingsRow]:
         """The rows by one column (the standings' order for an unknown one); the rows
         without a figure there (no rank, no hands) come last either way."""
         value = SORTS.get(key, SORTS["rank"])
@@ -122,143 +384,39 @@ class SeasonTable:
         return [name for name, _ in self.matrix]
 
 
-def season_results(season: Season) -> tuple[list[engine.GameResult], dict[int, str]]:
-    """The season's closed games in playing order, and the name of every player seated
-    in its parties (listed even without a counted game)."""
-    parties = season_parties(season)
-    names = dict(Seat.objects.filter(partie__in=parties).values_list("player_id", "player__name"))
-    games = stored_results(Game.objects.filter(partie__in=parties), names)
-    return [result for _, result in games], names
-
-
 def season_table(season: Season) -> SeasonTable:
-    """The standings of a season, with each player's hands and trend: as cached while
-    the club's results and the season's settings are those they were computed for,
-    else computed from the stored results (no partie is replayed) and cached."""
-    key = _cache_key(season)
-    cached = SeasonCache.objects.filter(season=season, key=key).defer("head_to_head").first()
-    if cached is None:
-        cached = _cache(season, key)
-    rows = [_row_of(data) for data in cached.lines]
+    """The standings of a season, with each player's hands; the head-to-head and the
+    trends are read when asked for."""
+    book = season_book(season)
+    lines, ids = book_standings(book)
+    stats = hand_stats(book)
+    rows = [
+        StandingsRow(line, ids[line.player], stats.get(ids[line.player], engine.HandStats()))
+        for line in lines
+    ]
+    names = {pk: name for name, pk in ids.items()}
+    top = [row.player_id for row in rows[:MATRIX]]
 
-    def head_to_head() -> dict[str, dict[str, engine.HeadToHead]]:
-        data = SeasonCache.objects.filter(pk=season.pk).values_list("head_to_head", flat=True)
+    def head_to_head(
+        players: Iterable[int] | None = None,
+    ) -> dict[str, dict[str, engine.HeadToHead]]:
         return {
-            one: {two: engine.HeadToHead(*figures) for two, figures in against.items()}
-            for one, against in data[0].items()
+            names[one]: {names[two]: engine.HeadToHead(*f) for two, f in against.items()}
+            for one, against in meetings(book, players).items()
         }
 
+    top_meetings = head_to_head(top) if len(top) > 1 else {}
     matrix = [
-        (one, [engine.HeadToHead(*cell) if cell else None for cell in cells])
-        for one, cells in cached.matrix
+        (names[one], [top_meetings.get(names[one], {}).get(names[two]) for two in top])
+        for one in top
     ]
-    return SeasonTable(season, rows, head_to_head, matrix)
+    return SeasonTable(season, rows, head_to_head, matrix, lambda players: trends(book, players))
 
 
 def season_line(season: Season, player: Player) -> engine.league.Line | None:
-    """The player's line in the season's standings (None: not listed), read from the
-    cached standings without building every row."""
-    key = _cache_key(season)
-    cached = SeasonCache.objects.filter(season=season, key=key).defer("head_to_head").first()
-    if cached is None:
-        cached = _cache(season, key)
-    data = next((row for row in cached.lines if row["id"] == player.pk), None)
-    return None if data is None else _row_of(data).line
-
-
-def _cache_key(season: Season) -> str:
-    """What the standings depend on beyond the hands: the club's results version (every
-    stored result and assignment bumps it) and the season's own settings."""
-    version = (
-        ResultsVersion.objects.filter(club_id=season.league.club_id)
-        .values_list("version", flat=True)
-        .first()
-    )
-    return f"{version or 0}:{_settings_digest(season)}"
-
-
-def _settings_digest(season: Season) -> str:
-    settings = (
-        season.starts_on, season.ends_on, sorted(season.kinds), season.points_win,
-        season.points_shutout_win, season.points_loss, season.min_games,
-    )  # fmt: skip
-    return hashlib.sha256(repr(settings).encode()).hexdigest()[:16]
-
-
-def _cache(season: Season, key: str) -> SeasonCache:
-    """Count the season's standings from the stored results and keep them."""
-    counted = books.count(
-        {"season": season},
-        season_parties(season),
-        season.points,
-        f"{books.full_version(season.league.club_id)}:{_settings_digest(season)}",
-    )
-    names = counted.names
-    counted.book.enter(sorted(names.values()))  # those with no counted game too
-    table = counted.book.standings(season.min_games)
-    ids = {name: pk for pk, name in names.items()}
-    totals = (
-        PartieStats.objects.filter(partie__in=season_parties(season))
-        .values("player_id")
-        .annotate(
-            hands=Sum("hands"),
-            won=Sum("won"),
-            gins=Sum("gins"),
-            undercuts=Sum("undercuts"),
-            points=Sum("points"),
-        )
-    )
-    stats = {
-        names[row.pop("player_id")]: engine.HandStats(**row)
-        for row in totals
-        if row["player_id"] in names
-    }
-    lines = [
-        _row_data(line, ids[line.player], stats.get(line.player, engine.HandStats()), table)
-        for line in table.lines
-    ]
-    meetings = {
-        one: {two: list(h) for two, h in a.items()} for one, a in table.head_to_head.items()
-    }
-    top = [line.player for line in table.lines[:MATRIX]]
-    matrix = [(one, [meetings.get(one, {}).get(two) for two in top]) for one in top]
-    cached = SeasonCache(season=season, key=key, lines=lines, head_to_head=meetings, matrix=matrix)
-    if not SeasonCache.objects.filter(season=season).update(
-        key=key, lines=lines, head_to_head=meetings, matrix=matrix, computed_at=timezone.now()
-    ):
-        cached.save(force_insert=True)
-    return cached
-
-
-def _row_data(
-    line: engine.league.Line, player: int, stats: engine.HandStats, table: engine.Standings
-) -> dict:
-    return {
-        "id": player,
-        "line": [
-            line.rank,
-            line.player,
-            line.games,
-            line.won,
-            line.lost,
-            line.shutout_wins,
-            line.league_points,
-            line.net_points,
-            str(line.money),
-        ],  # fmt: skip
-        "rating": [line.rating.mu, line.rating.sigma],
-        "stats": [stats.hands, stats.won, stats.gins, stats.undercuts, stats.points],
-        "trend": table.results.get(line.player, ())[-TREND:],
-    }
-
-
-def _row_of(data: dict) -> Row:
-    rank, name, games, won, lost, shutouts, points, net, money = data["line"]
-    line = engine.league.Line(
-        rank, name, games, won, lost, shutouts, points, net, Decimal(money),
-        engine.Rating(*data["rating"]),
-    )  # fmt: skip
-    return Row(line, data["id"], engine.HandStats(*data["stats"]), tuple(data["trend"]))
+    """The player's line in the season's standings (None: not listed)."""
+    lines, ids = book_standings(season_book(season))
+    return next((line for line in lines if ids[line.player] == player.pk), None)
 
 
 HAND_COLUMNS = (
@@ -289,3 +447,19 @@ def season_hands(season: Season):
             "" if hand.defender_deadwood is None else hand.defender_deadwood,
             hand.upcard,
         )
+
+
+def season_document(season: Season) -> documents.Season:
+    """The season as a season document (FORMAT.md): its points, and each partie it
+    counts as a game record, in playing order, so that ``standings FILE`` on it gives
+    these standings. A partie the engine cannot score any more raises ``Unscorable``."""
+    parties = (
+        partie_with_players(season_parties(season))
+        .prefetch_related(Prefetch("hands", queryset=HANDS_IN_ORDER))
+        .order_by("started_at", "pk")  # the playing order of the ratings (ratings.ORDER)
+    )
+    records = []
+    for partie in parties.iterator(chunk_size=500):
+        with scoring(partie):
+            records.append(partie_record(partie))
+    return documents.Season(season.name, season.points, season.min_games, tuple(records))

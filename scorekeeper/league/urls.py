@@ -1,17 +1,28 @@
 from django.urls import path
 
-from . import night_views, views
+from .views import nights, players, seasons
 
 urlpatterns = [
-    path("clubs/<slug:slug>/leagues/", views.league_list, name="league_list"),
-    path("leagues/<int:pk>/seasons/new/", views.season_new, name="season_new"),
-    path("seasons/<int:pk>/", views.season_detail, name="season_detail"),
-    path("seasons/<int:pk>/night/", night_views.league_night, name="league_night"),
-    path("seasons/<int:pk>/share/", views.season_share, name="season_share"),
-    path("seasons/<int:pk>/standings.csv", views.season_csv, name="season_csv"),
-    path("seasons/<int:pk>/hands.csv", views.season_hands_csv, name="season_hands_csv"),
-    path("seasons/<int:pk>/standings.pdf", views.season_pdf, name="season_pdf"),
-    path("parties/<int:pk>/season/", views.partie_season, name="partie_season"),
-    path("standings/<str:token>/", views.season_public, name="season_public"),
-    path("standings/<str:token>/standings.pdf", views.season_public_pdf, name="season_public_pdf"),
+    path("clubs/<slug:slug>/leagues/", seasons.league_list, name="league_list"),
+    path("leagues/<int:pk>/seasons/new/", seasons.season_new, name="season_new"),
+    path("seasons/<int:pk>/", seasons.season_detail, name="season_detail"),
+    path("seasons/<int:pk>/night/", nights.league_night, name="league_night"),
+    path("seasons/<int:pk>/share/", seasons.season_share, name="season_share"),
+    path("seasons/<int:pk>/standings.csv", seasons.season_csv, name="season_csv"),
+    path("seasons/<int:pk>/hands.csv", seasons.season_hands_csv, name="season_hands_csv"),
+    path("seasons/<int:pk>/standings.pdf", seasons.season_pdf, name="season_pdf"),
+    path("seasons/<int:pk>/season.json", seasons.season_json, name="season_json"),
+    path("parties/<int:pk>/season/", seasons.partie_season, name="partie_season"),
+    path("standings/<str:token>/", seasons.season_public, name="season_public"),
+    path(
+        "standings/<str:token>/standings.pdf", seasons.season_public_pdf, name="season_public_pdf"
+    ),
+    path(
+        "standings/<str:token>/season.json", seasons.season_public_json, name="season_public_json"
+    ),
+    path("players/<int:pk>/", players.player_detail, name="player_detail"),
+    path("players/<int:pk>/account/", players.player_account, name="player_account"),
+    path("players/<int:pk>/rename/", players.player_rename, name="player_rename"),
+    path("players/<int:pk>/merge/", players.player_merge, name="player_merge"),
+    path("clubs/<slug:slug>/players/", players.player_list, name="player_list"),
 ]

@@ -10,9 +10,19 @@ read-only and refuses to add or delete them.
 from django.contrib import admin
 from django.http import HttpRequest
 
-from scorekeeper.league.models import Game, GamePayment, GamePlayer, PartieStats
-
-from .models import Evening, EveningPayment, Hand, HandChange, Partie, Player, Seat
+from .models import (
+    ClosedGame,
+    Evening,
+    EveningPayment,
+    Hand,
+    HandChange,
+    Partie,
+    PartieStats,
+    Player,
+    PlayerResult,
+    Seat,
+    SettlementLine,
+)
 
 
 class WrittenByServices:
@@ -86,8 +96,8 @@ class PartieAdmin(admin.ModelAdmin):
         """A partie deleted as a whole takes its own seats, hands and trail along: no
         total or trail is left untrue, so their admins' refusal does not apply here."""
         to_delete, model_count, perms_needed, protected = super().get_deleted_objects(objs, request)
-        # The league's rows are derived from the hands: they go with them.
-        derived = (Game, GamePlayer, GamePayment, PartieStats)
+        # The results' rows are derived from the hands: they go with them.
+        derived = (ClosedGame, PlayerResult, SettlementLine, PartieStats)
         taken_along = {model._meta.verbose_name for model in (Seat, Hand, HandChange, *derived)}
         return to_delete, model_count, perms_needed - taken_along, protected
 
@@ -139,3 +149,34 @@ class EveningPaymentAdmin(admin.ModelAdmin):
     list_display = ["evening", "payer", "payee", "amount", "paid_at", "carried_to"]
     list_filter = ["paid_at"]
     raw_id_fields = ["evening", "payer", "payee", "carried_to"]
+
+
+class PlayerResultInline(admin.TabularInline):
+    model = PlayerResult
+    fields = ["player", "won", "shutout", "net_points", "money_e4", "side", "rank"]
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+
+@admin.register(ClosedGame)
+class ClosedGameAdmin(WrittenByServices, admin.ModelAdmin):
+    list_display = ["partie", "number", "kind", "started_at", "shutout"]
+    list_filter = ["club"]
+    raw_id_fields = ["partie"]
+    inlines = [PlayerResultInline]
+
+
+@admin.register(SettlementLine)
+class SettlementLineAdmin(WrittenByServices, admin.ModelAdmin):
+    list_display = ["game", "payer", "payee", "points", "amount"]
+    raw_id_fields = ["game", "payer", "payee"]
+
+
+@admin.register(PartieStats)
+class PartieStatsAdmin(WrittenByServices, admin.ModelAdmin):
+    list_display = ["partie", "player", "hands", "won", "gins", "undercuts", "points"]
+    raw_id_fields = ["partie", "player"]

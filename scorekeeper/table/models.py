@@ -7,7 +7,6 @@ transaction as every change to the hands.
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from decimal import Decimal
@@ -18,12 +17,10 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from scorekeeper import engine
+
+# Imported under this module's name too: the migrations name it as a field's default.
+from scorekeeper.tokens import new_share_token
 from scorekeeper.vocabulary import KIND_CHOICES
-
-
-def new_share_token() -> str:
-    return secrets.token_urlsafe(24)
-
 
 # What the engine raises on stored hands or rules it can no longer score (a partie saved
 # before a bound existed, or under an older engine): a refusal (HandError and RulesError
@@ -533,3 +530,119 @@ def entry_rows(kind: str, entry: Entry, players: dict[str, Player]) -> list[dict
         {"table": table, **hand_from_engine(hand, players)}
         for table, hand in enumerate(hands, start=1)
     ]
+
+
+# What a partie's closed games give a league (RULES.md §11), as rows: written by the
+# services in the transaction of every change to the partie (table/results.py), so
+# that standings are counted by the database and no partie is replayed to read them.
+
+
+class ClosedGame(models.Model):
+    """One closed game of a partie. The partie's club, kind and start are copied onto
+    it (and onto its players' rows): they say which seasons count it and its place in
+    their order (started_at, partie, number)."""
+
+    partie = models.ForeignKey(Partie, on_delete=models.CASCADE, related_name="closed_games")
+    number = models.PositiveSmallIntegerField(_("game"))  # 1-based, in the partie
+    club = models.ForeignKey("clubs.Club", on_delete=models.CASCADE, related_name="+")
+    kind = models.CharField(_("kind"), max_length=20, choices=KIND_CHOICES)
+    started_at = models.DateTimeField(_("started"))
+    shutout = models.BooleanField(_("shutout"), default=False)
+
+    class Meta:
+        verbose_name = _("closed game")
+        verbose_name_plural = _("closed games")
+        ordering = ["started_at", "partie_id", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["partie", "number"], name="closed_game_number")
+        ]
+        indexes = [models.Index(fields=["club", "started_at", "partie", "number"])]
+
+    def __str__(self) -> str:
+        return f"{self.partie_id} · {self.number}"
+
+
+MONEY_SCALE = Decimal("0.0001")
+
+
+class PlayerResult(models.Model):
+    """A player's result in one closed game: won or lost, a shutout win, the settlement
+    points and money he received less those he paid; his side in the game's ranking
+    (0: the winners) and its rank, OpenSkill's input."""
+
+    game = models.ForeignKey(ClosedGame, on_delete=models.CASCADE, related_name="results")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="results")
+    won = models.BooleanField(_("won"))
+    shutout = models.BooleanField(_("shutout win"))
+    net_points = models.IntegerField(_("net points"))
+    # In ten-thousandths of the money unit: sums are exact on every database (SQLite sums
+    # decimals as floats); MONEY_SCALE turns it back into an amount.
+    money_e4 = models.BigIntegerField(_("money (ten-thousandths)"))
+    side = models.PositiveSmallIntegerField(_("side"))
+    rank = models.PositiveSmallIntegerField(_("rank"))
+    # The game's, for counting a season in one scan of an index.
+    club = models.ForeignKey("clubs.Club", on_delete=models.CASCADE, related_name="+")
+    kind = models.CharField(_("kind"), max_length=20, choices=KIND_CHOICES)
+    started_at = models.DateTimeField(_("started"))
+    partie = models.ForeignKey(Partie, on_delete=models.CASCADE, related_name="+")
+
+    class Meta:
+        verbose_name = _("result")
+        verbose_name_plural = _("results")
+        ordering = ["game_id", "side", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "player"], name="one_player_result_per_game")
+        ]
+        indexes = [
+            # Covering: a season's standings are one scan of this index (PostgreSQL).
+            models.Index(
+                fields=["club", "started_at"],
+                include=["player", "won", "shutout", "net_points", "money_e4", "kind", "partie"],
+                name="result_club_started",
+            ),
+            models.Index(fields=["player", "started_at"], name="result_player_started"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game}: {self.player} {'+' if self.won else '−'}"
+
+
+class SettlementLine(models.Model):
+    """One settlement line of a closed game: points and money, as the tally settles."""
+
+    game = models.ForeignKey(ClosedGame, on_delete=models.CASCADE, related_name="lines")
+    payer = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    payee = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    points = models.IntegerField(_("points"))
+    amount = models.DecimalField(_("amount"), max_digits=14, decimal_places=4)
+
+    class Meta:
+        verbose_name = _("settlement line")
+        verbose_name_plural = _("settlement lines")
+        ordering = ["game_id", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.game}: {self.payer} → {self.payee} {self.points}"
+
+
+class PartieStats(models.Model):
+    """A player's hands in a partie, as of its last closed game: played, won, gins,
+    undercuts, points won."""
+
+    partie = models.ForeignKey(Partie, on_delete=models.CASCADE, related_name="hand_stats")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    hands = models.PositiveIntegerField(_("hands played"), default=0)
+    won = models.PositiveIntegerField(_("hands won"), default=0)
+    gins = models.PositiveIntegerField(_("gins"), default=0)
+    undercuts = models.PositiveIntegerField(_("undercuts"), default=0)
+    points = models.PositiveIntegerField(_("points won"), default=0)
+
+    class Meta:
+        verbose_name = _("hand statistics")
+        verbose_name_plural = _("hand statistics")
+        constraints = [
+            models.UniqueConstraint(fields=["partie", "player"], name="one_partie_stats_per_player")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.partie}: {self.player} {self.hands}"

@@ -21,8 +21,8 @@ from scorekeeper import engine, vocabulary
 from scorekeeper.clubs.models import Club
 from scorekeeper.clubs.selectors import clubs_of
 from scorekeeper.engine.record import Record
-from scorekeeper.formats import money_text, plain_amount  # noqa: F401 (its old home)
-from scorekeeper.sheets.data import PaymentLine
+from scorekeeper.formats import number_text
+from scorekeeper.sheets.score_sheet import PaymentLine
 
 from .models import (
     SCORING_ERRORS,
@@ -117,15 +117,15 @@ class Sheet:
         return [game for table in self.tables for game in table.part.games]
 
     @property
-    def last_row(self) -> engine.Row:
+    def last_row(self) -> engine.EntryRow:
         return self.tables[-1].part.rows[-1]
 
     @property
-    def rows(self) -> list[engine.Row]:
+    def rows(self) -> list[engine.EntryRow]:
         """Every entry in playing order, over all the tables."""
         return [row for table in self.tables for row in table.part.rows]
 
-    def row(self, number: int) -> engine.Row | None:
+    def row(self, number: int) -> engine.EntryRow | None:
         return next((row for row in self.rows if row.number == number), None)
 
     @property
@@ -317,6 +317,15 @@ def partie_changes(partie: Partie) -> QuerySet[HandChange]:
     return partie.changes.select_related("user").annotate(undone=undone)
 
 
+def deletion_to_undo(changes: list[HandChange]) -> HandChange | None:
+    """The deletion of a hand that the page offers to undo where the hand was: the
+    partie's last change (``changes`` newest first, from partie_changes), not undone."""
+    last = changes[0] if changes else None
+    if last is None or last.action != HandChange.Action.DELETED or last.undone:
+        return None
+    return last
+
+
 def parties_of(user, archived: bool = False) -> QuerySet[Partie]:
     """The parties of all the user's clubs, running first: those not archived, or
     (``archived``) only the archived ones."""
@@ -399,7 +408,7 @@ class EveningView:
     def settle_text(self) -> str:
         """Who pays whom, one line each, to copy into a chat."""
         lines = self.payments or self.transfers
-        return "\n".join(f"{t.payer} → {t.payee}: {money_text(t.amount)}" for t in lines)
+        return "\n".join(f"{t.payer} → {t.payee}: {number_text(t.amount)}" for t in lines)
 
 
 def evening_sheet(evening: Evening) -> EveningView:

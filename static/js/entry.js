@@ -91,6 +91,7 @@
   function failed(event, message) {
     if (!fromHandForm(event.detail)) return;
     sent = false;
+    if (event.detail.kept) return; // kept on the phone to be sent later: offline.js says so
     const status = document.getElementById("entry-status");
     if (!status) return;
     let text = status.dataset[message] || "";

@@ -11,7 +11,15 @@ from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import User
-from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect, sync_playwright
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    ConsoleMessage,
+    Locator,
+    Page,
+    expect,
+    sync_playwright,
+)
 
 from scorekeeper import engine
 from scorekeeper.table import services
@@ -61,13 +69,55 @@ def browser() -> Iterator[Browser]:
 
 
 @pytest.fixture
-def open_context(browser: Browser, live_server) -> Iterator[Callable[..., BrowserContext]]:
-    """Open phone-sized browser contexts (own cookies, JavaScript on or off), closed at the end."""
+def console_errors() -> Iterator[list[str]]:
+    """What went wrong in the browser while the test ran: every console error (a content
+    security policy violation, a failed load, a script's error) and every uncaught
+    exception of every page the test opened. The test fails at teardown on any.
+
+    A test that provokes an error on purpose (a lost connection) removes the one it
+    expects with ``expect_console_error``; any other still fails it.
+    """
+    errors: list[str] = []
+    yield errors
+    if errors:
+        pytest.fail("errors in the browser's console:\n" + "\n".join(errors), pytrace=False)
+
+
+def watch_console(context: BrowserContext, errors: list[str]) -> None:
+    """Collect the console errors and uncaught exceptions of every page of ``context``."""
+
+    def on_console(message: ConsoleMessage) -> None:
+        if message.type == "error":
+            errors.append(f"console: {message.text} ({message.location.get('url', '')})")
+
+    def watch(page: Page) -> None:
+        page.on("console", on_console)
+        page.on("pageerror", lambda error: errors.append(f"uncaught: {error} ({page.url})"))
+
+    context.on("page", watch)
+
+
+def expect_console_error(errors: list[str], *fragments: str) -> None:
+    """Take out of ``errors`` those that the test provoked: each must contain one of
+    ``fragments``, and at least one must be there."""
+    expected = [error for error in errors if any(f in error for f in fragments)]
+    assert expected, f"no console error with {fragments}: {errors}"
+    errors[:] = [error for error in errors if error not in expected]
+
+
+@pytest.fixture
+def open_context(
+    browser: Browser, live_server, console_errors: list[str]
+) -> Iterator[Callable[..., BrowserContext]]:
+    """Open phone-sized browser contexts (own cookies, JavaScript on or off), closed at the
+    end; their pages' console errors fail the test (``console_errors``)."""
     contexts: list[BrowserContext] = []
 
     def open_context(**options) -> BrowserContext:
-        context = browser.new_context(viewport=PHONE, base_url=live_server.url, **options)
+        options.setdefault("viewport", PHONE)
+        context = browser.new_context(base_url=live_server.url, **options)
         context.set_default_timeout(TIMEOUT_MS)
+        watch_console(context, console_errors)
         contexts.append(context)
         return context
 

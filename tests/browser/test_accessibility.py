@@ -7,13 +7,14 @@ for that one script only: the pages themselves run under it as always.
 
 import json
 import os
+from collections.abc import Callable
 from datetime import date, timedelta
 from decimal import Decimal
 from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import User
-from playwright.sync_api import Page
+from playwright.sync_api import BrowserContext, Page
 
 from scorekeeper import engine
 from scorekeeper.clubs.services import personal_club
@@ -41,15 +42,13 @@ KINDS = {
 
 
 @pytest.fixture
-def axe_page(browser, live_server, owner: User) -> Page:
+def axe_page(open_context: Callable[..., BrowserContext], live_server, owner: User) -> Page:
     if not AXE.exists():
         reason = f"axe-core not found at {AXE} (run `make axe`: it needs npm)"
         if os.environ.get("CI") == "true":
             pytest.fail(reason)
         pytest.skip(reason)
-    context = browser.new_context(
-        viewport={"width": 360, "height": 740}, base_url=live_server.url, bypass_csp=True
-    )
+    context = open_context(bypass_csp=True)
     context.set_default_timeout(5_000)
     page = context.new_page()
     page.goto("/accounts/login/")
@@ -57,8 +56,7 @@ def axe_page(browser, live_server, owner: User) -> Page:
     page.get_by_label("Password").fill(PASSWORD)
     page.get_by_role("button", name="Log in", exact=True).click()
     page.wait_for_url(live_server.url + "/")
-    yield page
-    context.close()
+    return page
 
 
 def serious_violations(page: Page) -> list[str]:

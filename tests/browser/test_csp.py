@@ -12,6 +12,7 @@ import pytest
 from django.contrib.auth.models import User
 from playwright.sync_api import BrowserContext, Page, expect
 
+from scorekeeper import engine
 from scorekeeper.table import services
 from scorekeeper.table.models import Evening, Partie
 from tests.browser.conftest import enter_hand, expect_table_swapped, hand_rows, mark_page
@@ -98,3 +99,31 @@ def test_the_new_partie_form_swaps_its_rules_under_the_policy(
     expect(page.get_by_label("Target", exact=True)).to_have_value("150")
     assert page.evaluate("window.marker") == 1
     expect_no_violation(page, console, "choosing a kind and a preset")
+
+
+@pytest.mark.parametrize("kind", [Partie.Kind.HOLLYWOOD, Partie.Kind.CHOUETTE])
+def test_a_style_left_on_the_page_is_not_copied_by_a_swap(
+    watched: tuple[Page, list[str]], log_in: Callable[..., None], owner: User, kind: str
+) -> None:
+    """A full-page screenshot (as a browser extension may) leaves ``style=""`` on elements
+    of the page; htmx, settling a swap, used to copy it onto the new elements, which the
+    policy blocks: ten violations in a Hollywood's or a chouette's entry."""
+    page, console = watched
+    log_in(page, owner.username)
+    names = ["Anna", "Ben"] if kind == Partie.Kind.HOLLYWOOD else ["Anna", "Ben", "Cleo"]
+    rules = engine.preset("hollywood" if kind == Partie.Kind.HOLLYWOOD else "classic")
+    partie = services.partie_start(owner=owner, names=names, rules=rules, kind=kind)
+    visit(page, console, partie.get_absolute_url())
+    page.evaluate(
+        """document.querySelectorAll('#table [id], #table input').forEach((element) => {
+            element.style.outline = 'none';
+            element.style.outline = '';
+        })"""
+    )
+    assert page.locator("#table [style]").count() > 0
+    mark_page(page)
+    for number in range(1, 4):  # the third ends the chouette's game: the whole table swaps
+        enter_hand(page, "gin", "Anna", dd=40)
+        expect(hand_rows(page)).to_have_count(number)
+        expect_table_swapped(page)
+    expect_no_violation(page, console, f"entering {kind} hands")

@@ -14,6 +14,7 @@ in English and German, at phone and desktop widths.
 
 import csv
 import io
+import json
 import os
 import re
 from collections.abc import Callable
@@ -21,6 +22,7 @@ from datetime import timedelta
 from pathlib import Path
 
 from django.contrib.auth.models import User
+from django.core.management import call_command
 from django.utils import timezone
 from playwright.sync_api import BrowserContext, Locator, Page, expect
 from pypdf import PdfReader
@@ -208,11 +210,22 @@ def test_a_club_plays_a_season_and_shares_its_standings(
     with page.expect_download() as sheet:
         page.get_by_role("link", name="Standings (CSV)").click()
     table = list(csv.reader(io.StringIO(Path(sheet.value.path()).read_text("utf-8"))))
-    assert table[0][:2] == ["rank", "player"] and table[0][6] == "league_points"
+    assert table[0][:2] == ["Rank", "Player"] and table[0][6] == "League points"
     assert [line[:2] + line[6:7] for line in table[1:]] == [
         ["1", BEN, "6"],
         ["2", MAX, "3"],
         ["3", ANNA, "3"],
+    ]
+    # The season as a document: every partie as a game record, whose standings, read
+    # back without the database, are those of the page.
+    with page.expect_download() as document:
+        page.get_by_role("link", name="Season document (JSON)").click()
+    assert document.value.suggested_filename == "club-league-autumn-season.json"
+    read = io.StringIO()
+    call_command("standings", document.value.path(), stdout=read)
+    lines = json.loads(read.getvalue())["standings"]
+    assert [[str(line["rank"]), line["player"], str(line["league_points"])] for line in lines] == [
+        line[:2] + line[6:7] for line in table[1:]
     ]
 
     # At 360 px the long names stay inside the page: the table scrolls, not the page,

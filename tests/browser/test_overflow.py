@@ -2,7 +2,8 @@
 
 No page may be wider than the phone: long names wrap or shorten (the full name in a title),
 a 60-character name without a space breaks anywhere. Every button, nav link, Edit link,
-choice and card of the card picker is a tap target of at least 44 × 44 px. The Hollywood
+choice, card of the card picker and field (text, date and file inputs, selects, a
+checkbox's label) is a tap target of at least 44 × 44 px, with long names and short. The Hollywood
 sheet shows one game at a time on a phone, with a switch; the card picker fills the hand
 chosen with buttons; table mode (large type, high contrast) is remembered.
 
@@ -39,10 +40,13 @@ DESKTOP = {"width": 1280, "height": 800}
 TAP = 44  # px: the smallest tap target (WCAG 2.5.5, Apple and Google guidelines)
 
 # What a thumb taps: buttons, the header's links, the sheet's Edit links, the links under
-# a page, the choices of a form, the cards of the picker and what opens a <details>.
+# a page, the choices of a form, the cards of the picker, what opens a <details>, and every
+# field: text, number, date and file inputs, selects and text areas (a choice's radio is
+# hidden behind its label, which is the target).
 TARGETS = (
     "button, .button, header a, .row-actions a, p.actions a, label.choice, summary, "
-    "input[type=submit], main a"
+    "input[type=submit], main a, select, textarea, "
+    "input:not([type=hidden]):not(label.choice input)"
 )
 
 G = engine.Hand.gin
@@ -142,6 +146,8 @@ def build_world(owner: User, names: tuple[str, ...] = (LONG, UNBROKEN, THIRD, FO
         owner=owner, name="Donnerstagabend im Hinterzimmer", played_on=date.today(), club=club
     )
     parties = _parties(owner, club, settled, names)
+    # The three players' last hand deleted: its sheet offers the undo where it was.
+    services.hand_delete(partie=parties["three players"], number=3, user=owner)
     payment = services.evening_settle(evening=settled)[0]
     services.evening_payment_paid(payment=payment)  # "not paid after all" shows
     running = services.evening_start(
@@ -182,6 +188,9 @@ def build_world(owner: User, names: tuple[str, ...] = (LONG, UNBROKEN, THIRD, FO
         "player": reverse("player_detail", args=[long_player.pk]),
         "player (unbroken name)": reverse("player_detail", args=[unbroken_player.pk]),
         "leagues": reverse("league_list", args=[club.slug]),
+        "evening board": reverse("evening_board", args=[settled.pk]),
+        "evening board (running)": reverse("evening_board", args=[running.pk]),
+        "club board": reverse("club_board", args=[club.slug]),
         "standings": season.get_absolute_url(),
         "new season": reverse("season_new", args=[league.pk]),
     }
@@ -196,9 +205,15 @@ def build_world(owner: User, names: tuple[str, ...] = (LONG, UNBROKEN, THIRD, FO
         pages[f"{name}: edit hand 1"] = reverse("hand_edit", args=[partie.pk, 1])
         pages[f"{name}: delete hand 1"] = reverse("hand_delete", args=[partie.pk, 1])
         pages[f"{name}: league season"] = reverse("partie_season", args=[partie.pk])
+        pages[f"{name}: rules"] = reverse("partie_ruleset", args=[partie.pk])
         if partie.is_running:
             pages[f"{name}: change the rules"] = reverse("partie_rules_change", args=[partie.pk])
         public[f"{name}: shared"] = reverse("shared_partie", args=[partie.share_token])
+        public[f"{name}: shared rules"] = reverse(
+            "shared_partie_ruleset", args=[partie.share_token]
+        )
+    running = services.evening_share(evening=running)
+    public["evening board: shared"] = reverse("shared_evening_board", args=[running.share_token])
     return World(pages, public, parties)
 
 
@@ -243,7 +258,10 @@ def small_targets(page: Page) -> list[str]:
     """The tap targets shown smaller than 44 × 44 px, described."""
     return page.locator(TARGETS).evaluate_all(
         """(elements, least) => elements.flatMap(element => {
-            const box = element.getBoundingClientRect();
+            // a checkbox is tapped by the label around it
+            const target = element.type === 'checkbox' ? element.closest('label') || element
+                                                       : element;
+            const box = target.getBoundingClientRect();
             if (!element.checkVisibility({visibilityProperty: true})) return [];  // not shown
             if (box.width >= least - 0.5 && box.height >= least - 0.5) return [];
             const text = (element.innerText || element.value || '').trim().slice(0, 30);
@@ -282,13 +300,31 @@ def too_wide(page: Page) -> list[str]:
     )
 
 
+def spilling_links(page: Page) -> list[str]:
+    """The links that reach out of the box they stand in (a name over the figures beside
+    it): a link drawn as a box (a 44 px target) whose words do not break."""
+    return page.locator("main a").evaluate_all(
+        """(links) => links.flatMap(link => {
+            if (getComputedStyle(link).display === 'inline' || !link.checkVisibility()) return [];
+            const box = link.parentElement.getBoundingClientRect();
+            const right = link.getBoundingClientRect().right;
+            if (right <= box.right + 1) return [];
+            return [`a "${link.innerText.trim().slice(0, 30)}" ` +
+                    `${Math.round(right - box.right)} px out of its ${link.parentElement.tagName}`];
+        })"""
+    )
+
+
 def problems(page: Page, name: str) -> Iterator[str]:
-    """What is wrong with the page shown: its width, its small tap targets."""
+    """What is wrong with the page shown: its width, its small tap targets, its links whose
+    words spill out."""
     width = page_width(page)
     if width > page.viewport_size["width"]:
         yield f"{name}: {width} px wide ({', '.join(too_wide(page)[:5])})"
     for target in small_targets(page)[:6]:
         yield f"{name}: {target}"
+    for link in spilling_links(page)[:3]:
+        yield f"{name}: {link}"
 
 
 def open_card_picker(page: Page) -> bool:
@@ -317,6 +353,18 @@ def test_no_page_is_wider_than_a_phone_and_every_target_is_big(
         response = stranger.goto(address)
         assert response.ok, f"{name}: {address} answered {response.status}"
         found.extend(problems(stranger, name))
+    assert not found, "\n".join(found)
+
+
+def test_short_names_leave_every_target_big(phone: Callable[..., Page], owner: User) -> None:
+    """Long names wrap links onto two lines, which hides a link one line high: the same
+    pages with short names (a board's partie links were 20 px high)."""
+    world = build_world(owner, ("Anna", "Ben", "Cleo", "Dieter"))
+    page = phone("en", owner)
+    found: list[str] = []
+    for name, address in world.pages.items():
+        page.goto(address)
+        found.extend(f"{name}: {target}" for target in small_targets(page)[:6])
     assert not found, "\n".join(found)
 
 
@@ -360,6 +408,13 @@ def test_screenshots_of_the_main_pages(
     page.locator("details.cards").scroll_into_view_if_needed()
     assert page_width(page) <= PHONE["width"]
     _screenshot(page, f"cards-{language}-360", full_page=False)
+    # Undo at hand, where the hand was; the rules of a partie, to read at the table.
+    page.goto(world.pages["three players"] + "#undo-notice")
+    expect(page.locator("#undo-notice")).to_be_in_viewport()
+    page.locator("#undo-notice").evaluate("row => row.scrollIntoView({block: 'center'})")
+    _screenshot(page, f"undo-{language}-360", full_page=False)
+    page.goto(world.pages["hollywood: rules"])
+    _screenshot(page, f"rules-{language}-360", full_page=False)
 
 
 def test_the_hollywood_sheet_shows_one_game_at_a_time_on_a_phone(

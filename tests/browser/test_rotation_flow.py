@@ -298,9 +298,10 @@ def test_an_evening_settles_its_parties_and_carries_the_open_debt(
     expect(parties.nth(1)).to_contain_text("Cleo pays Ben 504 points = 50.40")
     expect(page.locator("table.compare tbody tr")).to_have_text(
         [
-            re.compile(r"^Anna\s*450\s*\+45\.00$"),
-            re.compile(r"^Ben\s*54\s*\+5\.40$"),
-            re.compile(r"^Cleo\s*-504\s*−50\.40$"),
+            # points and money signed the one way: + won, − (not a hyphen) paid
+            re.compile(r"^Anna\s*\+450\s*\+45\.00$"),
+            re.compile(r"^Ben\s*\+54\s*\+5\.40$"),
+            re.compile(r"^Cleo\s*−504\s*−50\.40$"),
         ]
     )
     # The fewest transfers: Cleo pays both, and Ben does not pay Anna at all.

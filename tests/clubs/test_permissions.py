@@ -23,8 +23,10 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
+from scorekeeper.accounts import urls as account_urls
 from scorekeeper.clubs import urls as club_urls
 from scorekeeper.clubs.models import Club, Invitation, Membership, Role
+from scorekeeper.league import urls as league_urls
 from scorekeeper.table import services as table_services
 from scorekeeper.table import urls as table_urls
 from scorekeeper.table.models import Evening, EveningPayment, Hand, HandChange, Partie, Player
@@ -123,6 +125,7 @@ URLS = [
     Url("partie_import", "post", Role.SCORER, 302,
         data=lambda t: {"text": json.dumps(RECORD)} | in_club(t), special=NO_CLUB),
     Url("partie_detail", "get", Role.MEMBER, 200, partie),
+    Url("partie_ruleset", "get", Role.MEMBER, 200, partie),
     Url("hand_create", "post", Role.SCORER, 302, partie, data=lambda t: wins("Ben", 10)),
     Url("hand_edit", "get", Role.SCORER, 200, hand_1),
     Url("hand_edit", "post", Role.SCORER, 302, hand_1, data=lambda t: wins("Ben", 10)),
@@ -133,6 +136,7 @@ URLS = [
     Url("partie_rules_change", "post", Role.SCORER, 200, partie,
         data=lambda t: rules_form_data("modern")),  # the preview
     Url("shared_partie", "get", PUBLIC, 200, lambda t: [t.partie.share_token]),
+    Url("shared_partie_ruleset", "get", PUBLIC, 200, lambda t: [t.partie.share_token]),
     Url("shared_partie_pdf", "get", PUBLIC, 200, lambda t: [t.partie.share_token]),
     Url("partie_share", "post", Role.SCORER, 302, partie, data=lambda t: {"shared": "1"}),
     Url("partie_share", "post", Role.SCORER, 302, partie, data=lambda t: {"shared": "0"}),
@@ -248,7 +252,10 @@ def test_the_answer_at_every_url_follows_the_role(client_of, things, url, who):
 
 
 def test_every_url_of_the_table_and_the_clubs_is_in_the_table_above():
-    names = {p.name for p in table_urls.urlpatterns + club_urls.urlpatterns}
+    # Sign-up lives in accounts and the player pages in league: they are walked here too.
+    players = [p for p in league_urls.urlpatterns if p.name.startswith("player_")]
+    patterns = table_urls.urlpatterns + club_urls.urlpatterns + account_urls.urlpatterns + players
+    names = {p.name for p in patterns}
     assert names == {url.name for url in URLS}
 
 

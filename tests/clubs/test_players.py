@@ -13,11 +13,20 @@ from scorekeeper import engine
 from scorekeeper.clubs import services as club_services
 from scorekeeper.clubs.models import Role
 from scorekeeper.league import services as league_services
-from scorekeeper.league.books import stored_results
-from scorekeeper.league.models import Game, GamePayment, GamePlayer, PartieStats
 from scorekeeper.league.selectors import season_table
 from scorekeeper.table import services
-from scorekeeper.table.models import EveningPayment, Hand, HandChange, Partie, Player, Seat
+from scorekeeper.table.models import (
+    EveningPayment,
+    Hand,
+    HandChange,
+    Partie,
+    PartieStats,
+    Player,
+    PlayerResult,
+    Seat,
+    SettlementLine,
+)
+from scorekeeper.table.selectors import partie_session
 from tests.clubs.conftest import join, start
 from tests.league.conftest import moved
 
@@ -186,9 +195,9 @@ def test_a_rename_longer_than_the_field_or_empty_is_refused(client_of, games, sc
 
     assert too_long.status_code == empty.status_code == 400
     assert "at most 60 characters" in too_long.content.decode()
-    with pytest.raises(services.PlayerError, match="at most 60 characters"):
+    with pytest.raises(services.PlayerChangeError, match="at most 60 characters"):
         services.player_rename(player=ben, name="B" * 61, user=scorer)
-    with pytest.raises(services.PlayerError, match="Enter the player"):
+    with pytest.raises(services.PlayerChangeError, match="Enter the player"):
         services.player_rename(player=ben, name="  ", user=scorer)
     assert player("Ben").name == "Ben"
 
@@ -203,9 +212,15 @@ def snapshot():
         "knockers": sorted(Hand.objects.values_list("pk", "knocker__name")),
         "dealers": sorted(Partie.objects.values_list("pk", "first_dealer__name")),
         "payments": sorted(EveningPayment.objects.values_list("payer__name", "payee__name")),
-        "results": sorted(GamePlayer.objects.values_list("game_id", "player__name", "won")),
+        "results": sorted(
+            PlayerResult.objects.values_list(
+                "game__partie_id", "game__number", "player__name", "won", "net_points"
+            )
+        ),
         "lines": sorted(
-            GamePayment.objects.values_list("game_id", "payer__name", "payee__name", "points")
+            SettlementLine.objects.values_list(
+                "game__partie_id", "game__number", "payer__name", "payee__name", "points"
+            )
         ),
         "stats": sorted(PartieStats.objects.values_list("partie_id", "player__name", "hands")),
     }
@@ -225,8 +240,7 @@ def test_a_merge_moves_every_row_of_the_one_entry_to_the_other(games, scorer, me
     assert not Player.objects.filter(name="Ann").exists()
     after = snapshot()
     assert after == {what: renamed(rows) for what, rows in before.items()}
-    for game in Game.objects.all():
-        assert ann.pk not in [pk for side in game.ranking for pk in side]
+    assert not PlayerResult.objects.filter(player=ann).exists()
     anna.refresh_from_db()
     assert anna.user == member  # Anna had no account: she takes Ann's
 
@@ -310,9 +324,9 @@ def test_players_of_two_clubs_cannot_be_merged(games, scorer, owner):
     other_club = club_services.club_create(name="Other", owner=owner)
     stranger = Player.objects.create(club=other_club, name="Ann")
 
-    with pytest.raises(services.PlayerError, match="another club"):
+    with pytest.raises(services.PlayerChangeError, match="another club"):
         services.player_merge(keep=player("Anna"), gone=stranger, user=scorer)
-    with pytest.raises(services.PlayerError, match="cannot be merged with himself"):
+    with pytest.raises(services.PlayerChangeError, match="cannot be merged with himself"):
         services.player_merge(keep=player("Anna"), gone=player("Anna"), user=scorer)
 
 
@@ -385,7 +399,8 @@ def test_the_player_page_shows_his_results_seasons_opponents_and_hands(client_of
 
 def first_net(partie: Partie, loser: str) -> int:
     """The points the loser of the partie's one game paid."""
-    return sum(p.points for p in GamePayment.objects.filter(game__partie=partie, payer__name=loser))
+    lines = SettlementLine.objects.filter(game__partie=partie, payer__name=loser)
+    return sum(line.points for line in lines)
 
 
 def test_the_winners_hand_statistics_sum_his_parties(client_of, games):
@@ -424,12 +439,14 @@ def test_the_rating_chart_is_a_well_formed_svg_with_a_point_per_game(client_of, 
     assert len(points) == 2 and len(svg.findall(f"{SVG}circle")) == 2
     texts = [t.text for t in svg.iter(f"{SVG}text")]
     assert "Games" in texts and "Rating" in texts
-    names = dict(Player.objects.filter(club_id=ben.club_id).values_list("pk", "name"))
-    results = stored_results(Game.objects.filter(partie__club_id=ben.club_id), names)
-    history = engine.standings([result for _, result in results], ["Ben"]).history["Ben"]
+    parties = Partie.objects.filter(club_id=ben.club_id).order_by("started_at", "pk")
+    results = [r for p in parties for r in partie_session(p).results(p.stake, p.own_stakes)]
+    history = engine.standings(results, ["Ben"]).history["Ben"]
     record = response.context["record"]
     assert record.chart.ratings == tuple(r.ordinal for r in history)
-    caption = f"Rating now {history[-1].ordinal:.1f}, best {max(r.ordinal for r in history):.1f}"
+    last, best = history[-1].ordinal, max(r.ordinal for r in history)
+    # a negative rating with a minus sign, not a hyphen: "Rating now −3.4, best −1.8"
+    caption = f"Rating now {last:.1f}, best {best:.1f}".replace("-", "−")
     assert caption in response.content.decode()
 
 

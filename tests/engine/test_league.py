@@ -8,9 +8,11 @@ import pytest
 from openskill.models import PlackettLuce
 
 from scorekeeper.engine import GameResult, Payment
+from scorekeeper.engine.bounds import BoundsError
 from scorekeeper.engine.league import HeadToHead, LeaguePoints, standings
-from scorekeeper.engine.record import RecordError, loads, tally
-from scorekeeper.engine.season import parse_season, season_standings, standings_json
+from scorekeeper.engine.record import RecordError, loads, record_json, tally
+from scorekeeper.engine.season import dumps, parse_season, season_standings, standings_json
+from scorekeeper.engine.season import loads as loads_season
 
 RECORDS = Path(__file__).resolve().parent.parent / "records"
 
@@ -293,7 +295,12 @@ def test_a_bad_record_is_named_by_its_party_and_hand():
     [
         ([], "a season is a JSON object with its parties"),
         ({"format": "other/1"}, "unknown format 'other/1': expected 'scorekeeper-season/1'"),
-        ({"points": {"win": "2"}}, "points: win must be a whole number, not '2'"),
+        ({"points": {"win": "2"}}, "points: win must be a whole number from -99 to 99, not '2'"),
+        ({"points": {"loss": -100}}, "points: loss must be a whole number from -99 to 99, not -1"),
+        ({"points": {"shutout_win": 100}}, "points: shutout_win must be a whole number from -99"),
+        ({"points": {"win": 2.5}}, "points: win must be a whole number from -99 to 99, not 2.5"),
+        ({"points": {"win": True}}, "points: win must be a whole number from -99 to 99, not True"),
+        ({"points": [2, 3, 0]}, 'points: give them like {"win": 2'),
         ({"points": {"draw": 1}}, "points: unknown 'draw': choose win, shutout_win or loss"),
         ({"min_games": -1}, "min_games: a whole number from 0, not -1"),
         ({"parties": {}}, "parties: a list of game records is expected"),
@@ -304,3 +311,103 @@ def test_a_bad_season_document_is_refused_with_a_clear_line(document, message):
     with pytest.raises(RecordError) as error:
         parse_season(document)
     assert any(line.startswith(message) for line in error.value.errors), error.value.errors
+
+
+# League points from -99 to 99 (RULES.md §11): a loss may cost points
+
+
+@pytest.mark.parametrize("points", [-99, -1, 0, 99])
+def test_every_whole_number_from_minus_99_to_99_is_a_seasons_points(points):
+    season = parse_season({"points": {"win": points, "shutout_win": points, "loss": points}})
+    assert season.points == LeaguePoints(points, points, points)
+
+
+@pytest.mark.parametrize("field", ["win", "shutout_win", "loss"])
+@pytest.mark.parametrize("value", [-100, 100, 10**6, 1.0, "1", None, True])
+def test_the_engine_refuses_points_beyond_minus_99_to_99(field, value):
+    with pytest.raises(BoundsError):
+        LeaguePoints(**{field: value})
+    with pytest.raises(RecordError) as error:
+        parse_season({"points": {field: value}})
+    assert error.value.errors == [
+        f"points: {field} must be a whole number from -99 to 99, not {value!r}"
+    ]
+
+
+def test_every_bad_point_is_named_at_once_in_a_fixed_order():
+    with pytest.raises(RecordError) as error:
+        parse_season({"points": {"win": 100, "loss": -100, "shutout_win": 3}})
+    assert error.value.errors == [
+        "points: loss must be a whole number from -99 to 99, not -100",
+        "points: win must be a whole number from -99 to 99, not 100",
+    ]
+
+
+def test_a_loss_that_costs_a_point_is_counted_in_the_standings():
+    # A beats B twice, B beats C once, C beats A by a shutout; every loss costs 1.
+    games = [game("A", "B"), game("A", "B"), game("B", "C"), game("C", "A", shutout=True)]
+    points = LeaguePoints(win=2, shutout_win=3, loss=-1)
+    assert table(games, points=points) == [
+        (1, "A", 3, 2, 1, 3),  # 2 + 2 - 1
+        (2, "C", 2, 1, 1, 2),  # 3 - 1
+        (3, "B", 3, 1, 2, 0),  # 2 - 1 - 1
+    ]
+
+
+def test_a_season_document_with_a_loss_of_minus_1_gives_its_standings():
+    season = parse_season(
+        {
+            "points": {"win": 2, "shutout_win": 3, "loss": -1},
+            "parties": [json.loads((RECORDS / "match.json").read_text())],
+        }
+    )
+    # The best-of-3 match: Anna wins games 1 and 3 (a shutout), Ben game 2 (a shutout).
+    lines = standings_json(season_standings(season))["standings"]
+    assert [
+        (line["rank"], line["player"], line["won"], line["lost"], line["league_points"])
+        for line in lines
+    ] == [(1, "Anna", 2, 1, 2 + 3 - 1), (2, "Ben", 1, 2, 3 - 1 - 1)]
+
+
+# A season written back as a document (FORMAT.md, "Season")
+
+KINDS = ["format_example", "hollywood", "match", "partnership", "chouette", "three_player"]
+
+
+def test_a_season_written_as_a_document_reads_back_the_same():
+    document = {
+        "format": "scorekeeper-season/1",
+        "name": "Autumn · Herbst",
+        "points": {"win": 3, "shutout_win": 5, "loss": -1},
+        "min_games": 2,
+        "parties": [json.loads((RECORDS / f"{name}.json").read_text()) for name in KINDS],
+    }
+    season = parse_season(document)
+
+    text = dumps(season)
+
+    assert loads_season(text) == season
+    assert standings_json(season_standings(loads_season(text))) == standings_json(
+        season_standings(season)
+    )
+    data = json.loads(text)
+    assert [data[key] for key in ("format", "name", "points", "min_games")] == [
+        "scorekeeper-season/1",
+        "Autumn · Herbst",
+        {"win": 3, "shutout_win": 5, "loss": -1},
+        2,
+    ]
+    assert data["parties"] == [record_json(record) for record in season.parties]
+    assert data["parties"][4]["stakes"] == {"Dan": "0.10"}  # a chouette member's own stake
+
+
+def test_a_season_document_writes_one_party_a_line():
+    season = parse_season(
+        {"parties": [json.loads((RECORDS / f"{name}.json").read_text()) for name in KINDS]}
+    )
+    lines = dumps(season).splitlines()
+    parties = [line for line in lines if line.startswith('    {"format": "scorekeeper/1"')]
+    assert len(parties) == len(KINDS)
+    assert len(lines) == 2 + 4 + 2 + len(KINDS)  # braces, four fields, "parties": [ and ]
+    assert dumps(parse_season({})).endswith('  "parties": []\n}\n')
+    assert json.loads(dumps(parse_season({})))["parties"] == []

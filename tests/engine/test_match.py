@@ -5,7 +5,7 @@ from decimal import Decimal
 
 import pytest
 
-from scorekeeper.engine.game import Game, GameClosedError, Line, Payment, PlayerError
+from scorekeeper.engine.game import Game, GameClosedError, Payment, PlayerError, TwoPlayerLine
 from scorekeeper.engine.hand import Hand, HandError
 from scorekeeper.engine.match import Match, MatchOverError
 from scorekeeper.engine.rules import preset
@@ -67,13 +67,13 @@ def test_lines_number_the_hands_of_the_whole_match_and_name_their_game():
     match = play(WORKED_EXAMPLE + (shutout_by("B"),))
     assert [line.number for line in match.lines] == list(range(1, 8))
     assert [line.game for line in match.lines] == [1] * 6 + [2]
-    assert all(isinstance(line, Line) for line in match.lines)
+    assert all(isinstance(line, TwoPlayerLine) for line in match.lines)
 
 
 def test_a_two_player_games_lines_stay_game_1():
     game = Game.replay(("A", "B"), preset("classic"), "B", WORKED_EXAMPLE)
     assert {line.game for line in game.lines} == {1}
-    assert dataclasses.fields(Line)[-1].name == "game"
+    assert dataclasses.fields(TwoPlayerLine)[-1].name == "game"
 
 
 def test_a_match_with_no_hand_has_one_running_game():

@@ -13,7 +13,8 @@ from scorekeeper.clubs.models import Club, Role
 from scorekeeper.league import services as league_services
 from scorekeeper.league.models import Season
 from scorekeeper.table import services
-from scorekeeper.table.models import Partie
+from scorekeeper.table.models import ClosedGame, Partie, PlayerResult
+from scorekeeper.table.services.results import games_renew
 from tests.clubs.conftest import join
 
 K, G = engine.Hand.knock, engine.Hand.gin
@@ -47,7 +48,7 @@ def season(club: Club) -> Season:
 def play(club: Club, owner: User):
     """Start a partie in the club and record its hands through the services."""
 
-    def play(names, hands, kind="two_player", stake="0.05", preset=None) -> Partie:
+    def play(names, hands, kind="two_player", stake="0.05", preset=None, stakes=None) -> Partie:
         cls = engine.session_class(kind)
         partie = services.partie_start(
             owner=owner,
@@ -57,6 +58,7 @@ def play(club: Club, owner: User):
             kind=kind,
             stake=Decimal(stake),
             first_dealer=None if cls.dealt_by_roles else names[0],
+            stakes={name: Decimal(own) for name, own in (stakes or {}).items()},
         )
         for hand in hands:
             services.hand_record(partie=partie, hand=hand, user=owner)
@@ -67,9 +69,12 @@ def play(club: Club, owner: User):
 
 
 def moved(partie: Partie, day: date) -> Partie:
-    """The partie as if it had started on ``day``."""
-    Partie.objects.filter(pk=partie.pk).update(
-        started_at=timezone.make_aware(timezone.datetime.combine(day, timezone.datetime.min.time()))
-    )
+    """The partie as if it had started on ``day``: its results' rows are written anew, as
+    the services write them after a change (nothing in the app moves a partie's start)."""
+    started = timezone.make_aware(timezone.datetime.combine(day, timezone.datetime.min.time()))
+    Partie.objects.filter(pk=partie.pk).update(started_at=started)
+    ClosedGame.objects.filter(partie=partie).update(started_at=started)
+    PlayerResult.objects.filter(partie=partie).update(started_at=started)
+    games_renew(parties=[partie.pk])
     partie.refresh_from_db()
     return partie

@@ -13,8 +13,9 @@ from django.urls import reverse
 from scorekeeper.engine.record import record_json
 from scorekeeper.engine.season import parse_season, season_standings, standings_json
 from scorekeeper.league import selectors
-from scorekeeper.league.models import Assignment, Game, PartieStats
+from scorekeeper.league.models import Assignment
 from scorekeeper.table import services
+from scorekeeper.table.models import ClosedGame, PartieStats
 from scorekeeper.table.selectors import partie_record
 from tests.league.conftest import G, K, moved
 
@@ -65,7 +66,7 @@ def test_correcting_a_hand_changes_the_standings_at_once(play, season, owner):
     assert lines(season)[0][:2] == (1, "Ben")
 
     services.hand_delete(partie=partie, number=1, user=owner)
-    assert Game.objects.filter(partie=partie).count() == 0
+    assert ClosedGame.objects.filter(partie=partie).count() == 0
     assert [line[2] for line in lines(season)] == [0, 0]
 
 
@@ -114,20 +115,21 @@ def test_the_standings_page_runs_the_same_queries_for_few_and_many_parties(
 ):
     url = reverse("season_detail", args=[season.pk])
     play(["Anna", "Ben"], [G(90, knocker="Anna")])
+    play(["Carl", "Dora"], [G(90, knocker="Carl")])  # level with Anna: her head-to-head is read
     client_owner.get(url)
     with CaptureQueriesContext(connection) as few:
         client_owner.get(url)
     for n in range(6):
         play([f"P{n}", f"Q{n}"], [G(90, knocker=f"P{n}")])
-    client_owner.get(url)  # computes the standings once and caches them
+    client_owner.get(url)  # rates the games closed since
     with CaptureQueriesContext(connection) as many:
         response = client_owner.get(url)
 
     assert response.status_code == 200
-    assert len(many) == len(few) <= 12
+    assert len(many) == len(few) <= 13
 
 
-def test_the_cached_standings_follow_the_seasons_own_settings(play, season):
+def test_the_standings_follow_the_seasons_own_settings(play, season):
     play(["Anna", "Ben"], [G(90, knocker="Anna")])
     assert [line[0] for line in lines(season)] == [1, 2]
 
@@ -135,3 +137,26 @@ def test_the_cached_standings_follow_the_seasons_own_settings(play, season):
     season.save()
 
     assert [line[0] for line in lines(season)] == [None, None]
+
+
+def test_a_three_player_shutout_is_the_shut_out_players_alone(play, season):
+    """RULES.md §10.11: P reaches the target with Q at 0 and R at 27 (finals P 340,
+    Q 0, R 67). The shutout bonus of 100 counts only in P's pair with Q: R pays
+    240 − 67, not 340 − 67."""
+    hands = [K(1, 21, knocker="P"), K(1, 16, knocker="R"), K(1, 13, knocker="R"),
+             G(60, knocker="P")]  # fmt: skip
+    play(["P", "Q", "R"], hands, kind="three_player")
+
+    table = selectors.season_table(season)
+
+    assert [
+        (line.rank, line.player, line.won, line.shutout_wins, line.league_points,
+         line.net_points, str(line.money))
+        for line in table.standings.lines
+    ] == [
+        (1, "P", 1, 1, 3, 340 + 173, "25.65"),
+        (2, "R", 0, 0, 0, -173 + 67, "-5.30"),
+        (3, "Q", 0, 0, 0, -340 - 67, "-20.35"),
+    ]  # fmt: skip
+    assert table.head_to_head["P"] == {"Q": (1, 0, 340), "R": (1, 0, 173)}
+    assert table.head_to_head["R"]["Q"] == (0, 0, 67)

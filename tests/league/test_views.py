@@ -91,8 +91,10 @@ def test_the_downloads_are_csv_and_a_real_pdf(owner, played):
             io.StringIO(client.get(reverse("season_csv", args=[played.pk])).content.decode())
         )
     )
-    assert rows[0][:3] == ["rank", "player", "games"]
+    assert rows[0][:3] == ["Rank", "Player", "Games"]
     assert [row[1] for row in rows[1:]] == ["Carl", "Anna", "Ben"]
+    assert rows[0][9:] == ["Skill (μ)", "Uncertainty (σ)", "Rating"]
+    assert all(re.fullmatch(r"−?\d+\.\d\d", figure) for row in rows[1:] for figure in row[9:])
 
     hands = list(
         csv.reader(
@@ -100,10 +102,35 @@ def test_the_downloads_are_csv_and_a_real_pdf(owner, played):
         )
     )
     assert len(hands) == 1 + 3  # the header and three hands
+    assert hands[0][:4] == ["Partie", "Started", "Kind", "Players"]
 
     pdf = client.get(reverse("season_pdf", args=[played.pk])).content
     text = "".join(page.extract_text() for page in PdfReader(io.BytesIO(pdf)).pages)
     assert "Anna" in text and "Carl" in text
+
+
+def test_a_german_reader_gets_german_csv_with_decimal_commas(owner, played):
+    client = client_as(owner)
+    german = client.get(reverse("season_csv", args=[played.pk]), HTTP_ACCEPT_LANGUAGE="de")
+    english = client.get(reverse("season_csv", args=[played.pk]), HTTP_ACCEPT_LANGUAGE="en")
+    # Semicolons between the fields, as a German spreadsheet reads them: the decimal
+    # mark is the comma.
+    rows = list(csv.reader(io.StringIO(german.content.decode()), delimiter=";"))
+    assert rows[0] == [
+        "Platz", "Spieler", "Partien", "Gewonnen", "Verloren", "Shutout-Siege", "Ligapunkte",
+        "Punktdifferenz", "Geld", "Spielstärke (μ)", "Unsicherheit (σ)", "Wertung",
+    ]  # fmt: skip
+    in_english = list(csv.reader(io.StringIO(english.content.decode())))
+    assert [row[:7] for row in rows[1:]] == [row[:7] for row in in_english[1:]]
+    for row, same in zip(rows[1:], in_english[1:], strict=True):
+        assert row[7:] == [figure.replace(".", ",") for figure in same[7:]]
+    ben = rows[3]
+    assert ben[1] == "Ben" and ben[7:9] == ["−700", "−35,00"]
+    assert all(re.fullmatch(r"−?\d+,\d\d", figure) for row in rows[1:] for figure in row[9:])
+
+    hands = client.get(reverse("season_hands_csv", args=[played.pk]), HTTP_ACCEPT_LANGUAGE="de")
+    header = next(csv.reader(io.StringIO(hands.content.decode()), delimiter=";"))
+    assert header[:4] == ["Partie", "Begonnen", "Art", "Spieler"]
 
 
 def test_the_owner_starts_a_league_and_a_season(owner, member, club):

@@ -18,30 +18,26 @@ import pytest
 from django.utils import translation
 
 from scorekeeper import engine
+from scorekeeper.engine import Cell
 from scorekeeper.engine.record import RecordError, loads, parse_record, replay
 from scorekeeper.engine.settlement import Transfer
-from scorekeeper.sheets.data import (
-    Balance,
-    Cell,
+from scorekeeper.sheets.common import Balance, RuleLine, RulesText, rules_text
+from scorekeeper.sheets.evening_tally import (
     Debt,
     EveningSheet,
     GameSummary,
-    Group,
-    PadError,
-    PadGroup,
     PartieSummary,
-    PaymentLine,
-    Play,
-    Row,
-    RuleLine,
-    RulesText,
-    ScorePad,
-    ScoreSheet,
-    Seats,
     SettleLine,
     evening_sheet,
-    rules_text,
-    score_pad,
+)
+from scorekeeper.sheets.score_pad import PadError, PadGroup, ScorePad, score_pad
+from scorekeeper.sheets.score_sheet import (
+    Group,
+    PaymentLine,
+    PrintedPlay,
+    PrintedRow,
+    ScoreSheet,
+    Seats,
     score_sheet,
 )
 from scorekeeper.vocabulary import foot_label, game_name, outcome_name
@@ -92,8 +88,8 @@ def transfers_of(name: str) -> tuple[Transfer, ...]:
     return tuple(Transfer(a, b, Decimal(amount)) for a, b, amount in SHEETS[name]["transfers"])
 
 
-def no_game(dealer) -> Play:
-    return Play(dealer, None, "No game", None, None, 0, None)
+def no_game(dealer) -> PrintedPlay:
+    return PrintedPlay(dealer, None, "No game", None, None, 0, None)
 
 
 # Each kind's sheet, against its fixture and its checked tally
@@ -184,8 +180,8 @@ def test_each_hand_shows_its_seats_and_the_hollywood_games_it_closed(name):
 # Each kind's sheet, against the engine's description of the replayed session
 
 
-def engine_row(row: engine.Row) -> tuple:
-    """An engine row as the sheet's Row shows it, as a tuple (these records: no upcard)."""
+def engine_row(row: engine.EntryRow) -> tuple:
+    """An engine row as the sheet's PrintedRow shows it, as a tuple (these records: no upcard)."""
     plays = []
     for line in row.plays:
         hand, score = line.hand, line.score
@@ -244,12 +240,12 @@ def test_the_worked_example_of_rules_9():
     A gins, B 31 (A+51); no game; A knocks 2 v 30 (A+28): A 261, B 86, net 175, 8.75."""
     (part,) = sheet_of("format_example").parts
     assert [row.plays for row in part.rows] == [
-        (Play("Ben", "Anna", "Knock", 5, 27, 22, "Anna"),),
-        (Play("Ben", "Ben", "Gin", 0, 16, 36, "Ben"),),
-        (Play("Anna", "Anna", "Undercut", 7, 7, 10, "Ben"),),
-        (Play("Anna", "Anna", "Gin", 0, 31, 51, "Anna"),),
+        (PrintedPlay("Ben", "Anna", "Knock", 5, 27, 22, "Anna"),),
+        (PrintedPlay("Ben", "Ben", "Gin", 0, 16, 36, "Ben"),),
+        (PrintedPlay("Anna", "Anna", "Undercut", 7, 7, 10, "Ben"),),
+        (PrintedPlay("Anna", "Anna", "Gin", 0, 31, 51, "Anna"),),
         (no_game("Ben"),),
-        (Play("Ben", "Anna", "Knock", 2, 30, 28, "Anna"),),
+        (PrintedPlay("Ben", "Anna", "Knock", 2, 30, 28, "Anna"),),
     ]
     gains = [tuple(cell.gain for cell in row.cells) for row in part.rows]
     assert gains == [(22, None), (None, 36), (None, 10), (51, None), (None, None), (28, None)]
@@ -322,11 +318,11 @@ def test_an_oklahoma_sheet_shows_each_upcard_with_its_suit():
     assert sheet.upcards
     (part,) = sheet.parts
     assert [r.plays[0] for r in part.rows] == [
-        Play("Jürgen Größe", "Jürgen Größe", "Knock", 4, 19, 30, "Jürgen Größe", "K♠"),
-        Play("Jürgen Größe", "Zoë", "Knock", 3, 20, 17, "Zoë", "7♥"),
-        Play("Zoë", "Jürgen Größe", "Gin", 0, 12, 37, "Jürgen Größe", "10♦"),
+        PrintedPlay("Jürgen Größe", "Jürgen Größe", "Knock", 4, 19, 30, "Jürgen Größe", "K♠"),
+        PrintedPlay("Jürgen Größe", "Zoë", "Knock", 3, 20, 17, "Zoë", "7♥"),
+        PrintedPlay("Zoë", "Jürgen Größe", "Gin", 0, 12, 37, "Jürgen Größe", "10♦"),
         no_game("Jürgen Größe"),  # Oklahoma: the winner deals; after a no game, the same
-        Play("Jürgen Größe", "Zoë", "Undercut", 5, 3, 27, "Jürgen Größe", "5♣"),
+        PrintedPlay("Jürgen Größe", "Zoë", "Undercut", 5, 3, 27, "Jürgen Größe", "5♣"),
     ]
     assert sheet.rules.lines == tuple(RuleLine(*line) for line in SHEETS["oklahoma"]["rules"])
     assert sheet.notes == ("A game still running has no end bonuses yet.",)
@@ -342,8 +338,8 @@ def test_a_void_round_the_corner_gin_scores_nothing():
         }
     )
     (row,) = score_sheet(record).parts[0].rows
-    assert row == Row(
-        1, (Play("A", "A", "Void", 0, 0, 0, None),), (Cell(None, 0), Cell(None, 0)), None, ()
+    assert row == PrintedRow(
+        1, (PrintedPlay("A", "A", "Void", 0, 0, 0, None),), (Cell(None, 0), Cell(None, 0)), None, ()
     )
 
 

@@ -13,15 +13,9 @@ from pypdf import PdfReader
 from scorekeeper import engine
 from scorekeeper.engine.record import Record, loads, parse_record
 from scorekeeper.engine.settlement import Transfer
-from scorekeeper.sheets.data import (
-    PAD_KINDS,
-    Debt,
-    SettleLine,
-    evening_sheet,
-    score_pad,
-    score_sheet,
-)
-from scorekeeper.sheets.render import render_evening, render_pad, render_score_sheet
+from scorekeeper.sheets.evening_tally import Debt, SettleLine, evening_sheet, render_evening
+from scorekeeper.sheets.score_pad import PAD_KINDS, render_pad, score_pad
+from scorekeeper.sheets.score_sheet import render_score_sheet, score_sheet
 
 RECORDS = Path(__file__).resolve().parent.parent / "records"
 KINDS = ("format_example", "hollywood", "match", "partnership", "chouette", "three_player")
@@ -296,7 +290,7 @@ def test_a_pad_prints_a_custom_rule_and_an_oklahoma_upcard_column():
 
 
 def test_a_renderer_step_can_be_overridden():
-    from scorekeeper.sheets.render import ScoreSheetRenderer
+    from scorekeeper.sheets.score_sheet import ScoreSheetRenderer
 
     class ClubSheet(ScoreSheetRenderer):
         def page_furniture(self, canvas, page, pages):

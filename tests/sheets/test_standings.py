@@ -13,15 +13,16 @@ from reportlab.pdfbase import pdfmetrics
 
 from scorekeeper import engine
 from scorekeeper.engine import GameResult, HandStats, Payment
-from scorekeeper.sheets.data import (
+from scorekeeper.sheets.common import BOLD
+from scorekeeper.sheets.standings import (
     STANDINGS_LINE,
     STANDINGS_STATS,
     Meeting,
     StandingsLine,
     StandingsSheet,
+    render_standings,
     standings_sheet,
 )
-from scorekeeper.sheets.render import BOLD, render_standings
 
 SUBTITLE = "Autumn league · 1 Sep – 30 Nov 2026 · win 2, shutout win 3, loss 0"
 HEADINGS = (

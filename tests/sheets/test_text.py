@@ -8,9 +8,8 @@ import pytest
 from pypdf import PdfReader
 
 from scorekeeper.engine.record import parse_record
-from scorekeeper.sheets import render
-from scorekeeper.sheets.data import score_sheet
-from scorekeeper.sheets.render import render_score_sheet
+from scorekeeper.sheets import common
+from scorekeeper.sheets.score_sheet import render_score_sheet, score_sheet
 
 MARYAM = "مريم"  # Arabic, as typed: four letters in their plain (unjoined) forms
 SARAH = "שרה"  # Hebrew
@@ -82,5 +81,5 @@ def test_latin_names_give_the_same_bytes_as_without_the_clean_up(monkeypatch):
     record = parse_record({"players": players, "hands": [gin]})
     sheets = [score_sheet(record), score_sheet(record, title=" ".join(players) * 8)]
     cleaned = [render_score_sheet(sheet) for sheet in sheets]
-    monkeypatch.setattr(render, "printable", lambda value: value)
+    monkeypatch.setattr(common, "printable", lambda value: value)
     assert [render_score_sheet(sheet) for sheet in sheets] == cleaned

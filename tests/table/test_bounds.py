@@ -11,9 +11,18 @@ from django.db import models
 
 from scorekeeper import engine
 from scorekeeper.engine import bounds
-from scorekeeper.league.models import Game, GamePayment, PartieStats
 from scorekeeper.table import services
-from scorekeeper.table.models import Evening, EveningPayment, Hand, Partie, Player, Seat
+from scorekeeper.table.models import (
+    ClosedGame,
+    Evening,
+    EveningPayment,
+    Hand,
+    Partie,
+    PartieStats,
+    Player,
+    Seat,
+    SettlementLine,
+)
 
 
 def largest(field: models.DecimalField) -> Decimal:
@@ -41,9 +50,9 @@ def test_an_evening_payment_holds_the_largest_evening():
 
 
 def test_a_league_payment_holds_the_largest_line_of_a_game():
-    field = GamePayment._meta.get_field("amount")
+    field = SettlementLine._meta.get_field("amount")
     assert largest(field) >= bounds.largest_line_points() * bounds.MAX_STAKE
-    assert bounds.largest_line_points() <= INTEGER_MAX  # GamePayment.points
+    assert bounds.largest_line_points() <= INTEGER_MAX  # SettlementLine.points
     assert bounds.largest_partie_points() <= INTEGER_MAX  # PartieStats.points
     assert isinstance(PartieStats._meta.get_field("points"), models.PositiveIntegerField)
 
@@ -52,8 +61,8 @@ def test_names_deadwoods_and_numbers_fit_their_columns():
     assert Player._meta.get_field("name").max_length == bounds.MAX_NAME_LENGTH
     assert bounds.MAX_DEADWOOD_ROUND_THE_CORNER <= SMALL_MAX  # Hand.*_deadwood
     assert isinstance(Hand._meta.get_field("defender_deadwood"), models.PositiveSmallIntegerField)
-    assert bounds.MAX_HANDS <= SMALL_MAX  # league Game.number: at most one game per hand
-    assert isinstance(Game._meta.get_field("number"), models.PositiveSmallIntegerField)
+    assert bounds.MAX_HANDS <= SMALL_MAX  # ClosedGame.number: at most one game per hand
+    assert isinstance(ClosedGame._meta.get_field("number"), models.PositiveSmallIntegerField)
 
 
 # The largest rules and stakes, played: the evening settles and its payments are stored

@@ -13,14 +13,14 @@ from decimal import Decimal
 
 import pytest
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.formats import date_format
 from pypdf import PdfReader
 
 from scorekeeper import engine
-from scorekeeper.formats import money_text
+from scorekeeper.formats import number_text
 from scorekeeper.table import selectors, services
-from scorekeeper.table.forms import EveningPartieForm
+from scorekeeper.table.forms.evenings import EveningPartieForm, partie_label
 from scorekeeper.table.models import Evening, EveningPayment, Partie, Player
 
 pytestmark = pytest.mark.django_db
@@ -135,7 +135,14 @@ def balances(html):
         r'<tr><th scope="row"><a href="[^"]*">([^<]+)</a></th><td>([^<]*)</td><td>([^<]*)</td>',
         table,
     )
-    return {name: (int(points), amount) for name, points, amount in rows}
+    return {name: (points_of(points), amount) for name, points, amount in rows}
+
+
+def points_of(shown):
+    """Points as the page shows them, read back; shown signed, the one way: '+175', '−175'."""
+    points = int(shown.replace("−", "-"))
+    assert shown == number_text(points, sign=True), f"{shown!r} is not written the one way"
+    return points
 
 
 def settle_up_lines(html):
@@ -311,7 +318,7 @@ def test_the_owner_adds_parties_of_several_kinds_to_the_evening(
     assert parties == [
         "Anna – Ben Two players Ben pays Anna 175 points = 8.75",
         "Anna – Ben – Carl Chouette (one in the box against a team) "
-        "Anna pays Ben 235 points = 23.50 Anna pays Carl 235 points = 47.00",
+        "Game 1: Anna pays Ben 235 points = 23.50 Game 1: Anna pays Carl 235 points = 47.00",
         "Dora – Ben – Anna Three players (box, captain, out) "
         "Ben pays Dora 40 points = 2.00 Dora pays Anna 227 points = 11.35 "
         "Ben pays Anna 367 points = 18.35",
@@ -381,7 +388,7 @@ def test_the_evening_page_shows_each_players_net_and_the_fewest_transfers(
     # the same figures as the engine's settlement of each partie, added up
     payments = [p for partie in club_parties for p in selectors.partie_sheet(partie).payments]
     assert {
-        name: (points, money_text(amount, signed=True))
+        name: (points, number_text(amount, sign=True))
         for (name, points), amount in zip(
             engine.points_of(payments).items(), engine.balances_of(payments).values(), strict=True
         )
@@ -618,6 +625,63 @@ def test_the_add_list_offers_parties_of_no_evening_and_says_which_would_move(
     assert moving.evening == evening
 
 
+def hollywood(owner, play, stake="0.05"):
+    """Anna and Ben's Hollywood, Anna's four gins win its three games; each game's payment
+    is a line of its own."""
+    partie = services.partie_start(
+        owner=owner,
+        names=["Anna", "Ben"],
+        rules=engine.preset("hollywood"),
+        kind="hollywood",
+        stake=Decimal(stake),
+    )
+    return play(partie, [G(60, knocker="Anna")] * 4)
+
+
+def test_each_payment_line_of_the_evening_names_its_game_where_the_kind_plays_several(
+    client_owner, owner, play, evening
+):
+    partie = hollywood(owner, play)
+    services.partie_evening_set(partie=partie, evening=evening)
+    sheet = selectors.partie_sheet(partie)
+    assert len(sheet.payment_lines) == 3
+
+    html = html_of(client_owner, evening)
+
+    block = html[html.index("<h2>Parties</h2>") : html.index("</ul>")]
+    lines = [text(item) for item in re.findall(r"<span>(.*?)</span>", block, re.S)]
+    assert lines == [
+        f"{line.game}: Ben pays Anna {line.points} points = {number_text(line.amount)}"
+        for line in sheet.payment_lines
+    ]
+    assert [line.split(":")[0] for line in lines] == [f"Game {n}" for n in range(1, len(lines) + 1)]
+
+
+def test_the_add_list_shows_a_hollywood_by_its_games_and_a_chouette_by_its_current_one(
+    client_owner, owner, play, evening
+):
+    partie = services.partie_start(
+        owner=owner, names=["Anna", "Ben"], rules=engine.preset("hollywood"), kind="hollywood"
+    )
+    holly = play(partie, [K(2, 20, knocker="Anna"), K(2, 20, knocker="Ben")])
+    partie = services.partie_start(
+        owner=owner, names=["Anna", "Ben", "Cleo"], rules=engine.preset("classic"), kind="chouette"
+    )
+    # Anna in the box wins game 1 in three hands, then loses the first hand of game 2.
+    chou = play(partie, [wins("Anna", 40)] * 3 + [wins("Cleo", 40)])
+
+    groups = option_groups(html_of(client_owner, evening))
+
+    shown = {label.split(" · ")[0]: label.split(" · ")[-1] for label in groups[0][1]}
+    assert shown == {
+        "Anna – Ben": "running, 2 hands: Game 1 18 : 18, Game 2 0 : 0, Game 3 0 : 0",
+        "Anna – Ben – Cleo": "running, 4 hands: Game 2 Anna 0 : Team 40",
+    }
+    with translation.override("de"):
+        assert partie_label(chou).endswith("läuft, 4 Spiele: Partie 2 Anna 0 : Team 40")
+        assert partie_label(holly).endswith(": Partie 1 18 : 18, Partie 2 0 : 0, Partie 3 0 : 0")
+
+
 def test_with_no_partie_to_add_the_page_says_so_instead_of_an_empty_list(client_owner, evening):
     html = html_of(client_owner, evening)
 
@@ -686,7 +750,7 @@ def test_unpaid_payments_show_on_the_players_pages(client_owner, club):
             "is owed 32.05 by Anna (Club night)",
             "is owed 5.60 by Ben (Club night)",
         ],
-        "37.65",
+        "+37.65",  # a net: signed, as every page writes one
     )
     assert player_page(client_owner, "Ben") == (
         ["owes Carl 5.60 (Club night)"],

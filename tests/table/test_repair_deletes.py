@@ -14,10 +14,16 @@ from scorekeeper.clubs import services as club_services
 from scorekeeper.clubs.models import Role
 from scorekeeper.clubs.services import personal_club
 from scorekeeper.league import services as league_services
-from scorekeeper.league.models import Game, PartieStats
 from scorekeeper.league.selectors import season_table
 from scorekeeper.table import services
-from scorekeeper.table.models import Evening, EveningPayment, HandChange, Partie
+from scorekeeper.table.models import (
+    ClosedGame,
+    Evening,
+    EveningPayment,
+    HandChange,
+    Partie,
+    PartieStats,
+)
 from tests.clubs.conftest import join
 from tests.conftest import PASSWORD
 from tests.table.conftest import WORKED_EXAMPLE
@@ -59,7 +65,7 @@ def test_a_deleted_partie_leaves_lists_pages_and_standings_and_comes_back(
         Client().get(reverse("shared_partie", args=[closed_partie.share_token])).status_code == 404
     )
     assert list(client_owner.get(reverse("home")).context["parties"]) == []
-    assert not Game.objects.filter(partie=closed_partie).exists()
+    assert not ClosedGame.objects.filter(partie=closed_partie).exists()
     assert not PartieStats.objects.filter(partie=closed_partie).exists()
     assert games_in_standings(owner).get("Anna", 0) == 0
     deleted = client_owner.get(reverse("home") + "?show=deleted")

@@ -296,7 +296,7 @@ def test_recording_a_hand_by_htmx_returns_the_new_row_and_the_regions_it_changed
     assert '<span class="total">22</span>' in row
     assert html.count('<tr class="hand') == 1
     # out of band: the status, the footer and the change trail's new entry
-    assert '<p id="status" class="status" hx-swap-oob="true">' in html
+    assert '<p id="status" class="status" data-next="3" hx-swap-oob="true">' in html
     assert "Hand 3: Anna deals." in html  # Ben won, Anna lost: she deals
     assert '<tfoot id="sheet-foot" hx-swap-oob="true">' in html
     assert 'hx-swap-oob="afterbegin:#trail-list"' in html and "hand 2 recorded" in html
@@ -472,7 +472,7 @@ def test_deleting_a_hand_asks_first_and_deletes_on_post(client_owner, partie, pl
     response = client_owner.post(url)
 
     assert response.status_code == 302
-    assert response.url == reverse("partie_detail", args=[partie.pk])
+    assert response.url == reverse("partie_detail", args=[partie.pk]) + "#undo-notice"
     hand = Hand.objects.get(partie=partie)
     assert (hand.number, hand.kind, hand.knocker.name) == (1, "gin", "Ben")
     partie.refresh_from_db()

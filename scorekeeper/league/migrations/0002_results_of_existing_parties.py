@@ -18,7 +18,7 @@ def store(apps, schema_editor):
     GamePlayer = apps.get_model("league", "GamePlayer")
     GamePayment = apps.get_model("league", "GamePayment")
     PartieStats = apps.get_model("league", "PartieStats")
-    for partie in Partie.objects.select_related("first_dealer").iterator(chunk_size=500):
+    for partie in Partie._base_manager.select_related("first_dealer").iterator(chunk_size=500):
         seats = list(Seat.objects.filter(partie=partie).select_related("player").order_by("position"))
         players = {seat.player.name: seat.player for seat in seats}
         own = {s.player.name: Decimal(s.stake) for s in seats if s.stake is not None}

@@ -1,11 +1,8 @@
-"""Template helpers of the standings: sort links, money and rates in the reader's locale."""
-
-from decimal import Decimal
+"""Template helpers of the standings: sort links and rates (numbers: the table library's
+``number`` and ``signed``)."""
 
 from django import template
 from django.utils.html import format_html
-
-from scorekeeper import formats
 
 register = template.Library()
 
@@ -35,18 +32,6 @@ def sort_link(key: str, label: str, sort: str, descending: bool) -> str:
 
 
 @register.filter
-def money_text(amount: Decimal) -> str:
-    """Money signed, with its cents, in the reader's locale: +8,75 / −8.75."""
-    return formats.money_text(amount, signed=True)
-
-
-@register.filter
 def percent(rate: float | None) -> str:
     """A rate as a whole percentage; nothing before the first hand."""
     return "" if rate is None else f"{round(rate * 100)} %"
-
-
-@register.filter
-def signed(points: int) -> str:
-    """Points won (+) or paid (−), as the score sheets write them."""
-    return f"+{points}" if points > 0 else str(points).replace("-", "−")

@@ -8,7 +8,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
 
 from scorekeeper import engine, vocabulary
-from scorekeeper.formats import money_text
+from scorekeeper.formats import number_text
 from scorekeeper.vocabulary import describe_rule, rule_label, rules_to_name
 
 register = template.Library()
@@ -49,16 +49,17 @@ def card(code: str) -> str:
 
 
 @register.filter
-def money(amount: Decimal | int) -> str:
-    """Money with its cents in the reader's language, however it was stored: 45.00, 5,40
-    (not 45, 5.4 or 5.4000); a debt with a minus sign: −5.40."""
-    return money_text(amount)
+def number(value: int | float | Decimal | None, places: int | None = None) -> str:
+    """A number in the reader's language (formats.number_text): points as they are, a
+    minus sign (−85); money with its cents however it was stored (45.00, 5,40, not 45,
+    5.4 or 5.4000); ``places`` decimals where given (a rating: ``|number:1``)."""
+    return number_text(value, places=places)
 
 
 @register.filter
-def money_signed(amount: Decimal | int) -> str:
-    """Money won (+) or paid (−): +8.75, −8,75."""
-    return money_text(amount, signed=True)
+def signed(value: int | float | Decimal | None, places: int | None = None) -> str:
+    """A number won (+) or paid (−), as every sheet writes it: +462, −85, +8,75."""
+    return number_text(value, sign=True, places=places)
 
 
 register.filter("outcome_label", vocabulary.outcome_name)
@@ -84,14 +85,7 @@ def foot_label(item: engine.Foot, rules: engine.Ruleset) -> str:
 def foot_value(value: int | Decimal | None, item: engine.Foot) -> str:
     """A figure under the hands in the reader's language: the net and the money signed
     (won +, paid −), money with its cents; nothing where the game has no such figure."""
-    if value is None:
-        return ""
-    if item == engine.Foot.MONEY:
-        return money_text(value, signed=True)
-    text = str(value)
-    if item in (engine.Foot.NET, engine.Foot.MONEY) and value > 0:
-        return "+" + text
-    return text.replace("-", "−")
+    return number_text(value, sign=item in (engine.Foot.NET, engine.Foot.MONEY))
 
 
 @register.simple_tag

@@ -27,8 +27,9 @@ from scorekeeper.clubs import services as club_services
 from scorekeeper.clubs.models import Club
 from scorekeeper.league import services as league_services
 from scorekeeper.league.seeding import KIND_WEIGHTS, entries_of, play
-from scorekeeper.table.models import Hand, Partie, Player, Seat
-from scorekeeper.table.services import summary_of
+from scorekeeper.table.models import Hand, Partie, PartieStats, Player, Seat
+from scorekeeper.table.services import results
+from scorekeeper.table.services.parties import summary_of
 
 BATCH = 500  # parties written per transaction
 STAKE = Decimal("0.05")
@@ -68,8 +69,6 @@ class Command(BaseCommand):
             count = min(BATCH, options["parties"] - start)
             hands += self._batch(rng, club, owner, players, count, first, options["days"])
             self.stdout.write(f"  {start + count} parties, {hands} hands", ending="\r")
-        # written in bulk, past the services
-        league_services.results_changed(club_id=club.pk, full=True)
         self.stdout.write(
             f"\nseason {season.pk} of {club.name}: {len(players)} players, "
             f"{options['parties']} parties, {hands} hands in {time.perf_counter() - began:.1f} s"
@@ -106,7 +105,7 @@ class Command(BaseCommand):
         for partie, (_, _, when) in zip(parties, played, strict=True):
             partie.started_at = when  # auto_now_add set "now" on the way in
         Partie.objects.bulk_update(parties, ["started_at"])
-        seats, hand_rows, league_rows = [], [], []
+        seats, hand_rows, stats, games = [], [], [], []
         for partie, (seated, session, _) in zip(parties, played, strict=True):
             by_name = {p.name: p for p in seated}
             seats += [Seat(partie=partie, player=p, position=i) for i, p in enumerate(seated)]
@@ -115,12 +114,10 @@ class Command(BaseCommand):
                     Hand(partie=partie, number=number, **row)
                     for row in partie.rows_of(entry, by_name)
                 ]
-            league_rows.append(
-                league_services.result_rows(
-                    partie=partie, session=session, players=by_name, stake=STAKE
-                )
-            )
+            stats += results.stats_rows(partie, session, by_name)
+            games += results.game_rows(partie, session, by_name)
         Seat.objects.bulk_create(seats)
         Hand.objects.bulk_create(hand_rows, batch_size=5000)
-        league_services.rows_save(league_rows)
+        PartieStats.objects.bulk_create(stats, batch_size=5000)
+        results.games_save(games)
         return len(hand_rows)

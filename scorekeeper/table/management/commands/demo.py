@@ -7,7 +7,7 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from scorekeeper import engine
-from scorekeeper.table import services
+from scorekeeper.table.services import parties as partie_services
 
 USERNAME, PASSWORD = "demo", "demo-gin-rummy"
 
@@ -53,7 +53,7 @@ class Command(BaseCommand):
             user.set_password(PASSWORD)
             user.save()
             for kind, preset, names, dealer, stake, hands in DEMO_PARTIES:
-                partie = services.partie_start(
+                partie = partie_services.partie_start(
                     owner=user,
                     names=names,
                     rules=engine.preset(preset),
@@ -62,5 +62,5 @@ class Command(BaseCommand):
                     first_dealer=dealer,
                 )
                 for hand in hands:
-                    services.hand_record(partie=partie, hand=hand, user=user)
+                    partie_services.hand_record(partie=partie, hand=hand, user=user)
         self.stdout.write(f"Demo login: user {USERNAME!r}, password {PASSWORD!r}")

@@ -15,8 +15,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 
 from scorekeeper import engine
-from scorekeeper.sheets.data import PAD_KINDS, PAPERS, PadError, score_pad
-from scorekeeper.sheets.render import render_pad
+from scorekeeper.sheets.score_pad import PAD_KINDS, PAPERS, PadError, render_pad, score_pad
 
 from .sheet import fail, write_pdf
 

@@ -16,8 +16,7 @@ from django.core.management.base import BaseCommand, CommandParser
 
 from scorekeeper.engine.bounds import MAX_RECORD_BYTES, MAX_TITLE_LENGTH, name_problem
 from scorekeeper.engine.record import RecordError, loads
-from scorekeeper.sheets.data import score_sheet
-from scorekeeper.sheets.render import render_score_sheet
+from scorekeeper.sheets.score_sheet import render_score_sheet, score_sheet
 
 EXIT_BAD_INPUT = 2
 

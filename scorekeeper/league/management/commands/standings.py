@@ -1,6 +1,9 @@
 """``python manage.py standings FILE``: the standings of a season document, as JSON;
 ``python manage.py standings --season ID --format json|csv``: those of a season of
-the database, in the same JSON (or as CSV).
+the database, in the same JSON (or as CSV; the JSON is FORMAT.md's, in any language, the
+CSV the standings page's download, in the language ``--language`` names); ``--format
+season``: that season as a season document, which ``standings FILE`` reads back into the
+same standings.
 
 FILE is a season document (FORMAT.md, "Season"; ``-`` reads standard input) whose
 game records the engine replays, without the database; the standings, head-to-head
@@ -10,25 +13,20 @@ and ratings follow RULES.md §11. A bad record prints one ``error: party N, hand
 
 from __future__ import annotations
 
-import csv
 import json
 import sys
 from typing import Any
 
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
+from django.utils import translation
 
 from scorekeeper.engine.bounds import MAX_SEASON_BYTES
 from scorekeeper.engine.league import Standings
 from scorekeeper.engine.record import RecordError
-from scorekeeper.engine.season import (
-    CSV_HEADER,
-    loads,
-    season_standings,
-    standings_csv_rows,
-    standings_json,
-)
-
-from .sheet import fail, read_text
+from scorekeeper.engine.season import dumps, loads, season_standings, standings_json
+from scorekeeper.league.exports import write_standings
+from scorekeeper.table.management.commands.sheet import fail, read_text
 
 
 class Command(BaseCommand):
@@ -43,13 +41,26 @@ class Command(BaseCommand):
             "file", metavar="FILE", nargs="?", help="the season document, or - for stdin"
         )
         parser.add_argument("--season", type=int, metavar="ID", help="a season of the database")
-        parser.add_argument("--format", choices=("json", "csv"), default="json")
+        parser.add_argument(
+            "--format",
+            choices=("json", "csv", "season"),
+            default="json",
+            help="season: the season of the database as a season document (FORMAT.md)",
+        )
+        parser.add_argument(
+            "--language",
+            choices=[code for code, _name in settings.LANGUAGES],
+            default=settings.LANGUAGE_CODE,
+            help="the language of the CSV: its headings and decimal mark (the JSON has none)",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         if (options["file"] is None) == (options["season"] is None):
             fail(["give a season document (FILE) or --season ID, not both"], self)
+        if options["format"] == "season" and options["season"] is None:
+            fail(["--format season writes a season of the database: give --season ID"], self)
         if options["season"] is not None:
-            self._database(options["season"], options["format"])
+            self._database(options["season"], options["format"], options["language"])
             return
         path = options["file"]
         try:
@@ -61,22 +72,29 @@ class Command(BaseCommand):
             fail([f"cannot read {path}: it is not UTF-8 text"], self)
         except RecordError as error:
             fail(error.errors, self)
-        self._print(table, options["format"])
+        self._print(table, options["format"], options["language"])
 
-    def _database(self, pk: int, form: str) -> None:
+    def _database(self, pk: int, form: str, language: str) -> None:
         # Imported here: FILE needs no database, and so no app registry beyond settings.
         from scorekeeper.league.models import Season
-        from scorekeeper.league.selectors import season_table
+        from scorekeeper.league.selectors import season_document, season_table
+        from scorekeeper.table.models import Unscorable
 
         season = Season.objects.select_related("league").filter(pk=pk).first()
         if season is None:
             fail([f"there is no season {pk}"], self)
-        self._print(season_table(season).standings, form)
+        if form != "season":
+            self._print(season_table(season).standings, form, language)
+            return
+        try:
+            document = season_document(season)
+        except Unscorable as error:
+            fail([f"partie {error.partie.pk} cannot be scored any more: {error.error}"], self)
+        self.stdout.write(dumps(document), ending="")
 
-    def _print(self, table: Standings, form: str) -> None:
+    def _print(self, table: Standings, form: str, language: str) -> None:
         if form == "json":
             self.stdout.write(json.dumps(standings_json(table), indent=2, ensure_ascii=False))
             return
-        writer = csv.writer(self.stdout, lineterminator="\n")
-        writer.writerow(CSV_HEADER)
-        writer.writerows(standings_csv_rows(table))
+        with translation.override(language):
+            write_standings(self.stdout, table, lineterminator="\n")

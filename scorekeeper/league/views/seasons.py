@@ -1,10 +1,8 @@
 """League pages: a club's leagues and seasons, a season's standings and head-to-head,
-its public link, and its downloads (CSV, PDF). Views are thin: the first line fetches
-through the club's access check, reads go through the selectors."""
+its public link, and its downloads (CSV, PDF, the season document). Views are thin:
+the first line fetches through the club's access check, reads go through the selectors."""
 
 from __future__ import annotations
-
-import csv
 
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
@@ -13,16 +11,16 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.text import slugify
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from scorekeeper.clubs.access import Role, club_of, object_in_club, partie_for
-from scorekeeper.engine.season import CSV_HEADER, standings_csv_rows
-from scorekeeper.sheets.data import standings_sheet
-from scorekeeper.sheets.render import render_standings
-from scorekeeper.table.views import HtmxHttpRequest
+from scorekeeper.clubs.access import Role, club_of, object_in_club
+from scorekeeper.engine.season import dumps
+from scorekeeper.sheets.standings import render_standings, standings_sheet
+from scorekeeper.table.access import partie_for
+from scorekeeper.table.views.common import HtmxHttpRequest
 from scorekeeper.vocabulary import STANDINGS_COLUMNS, season_subtitle
 
-from . import selectors, services
-from .forms import LeagueForm, PartieSeasonForm, SeasonForm
-from .models import League, Season
+from .. import exports, selectors, services
+from ..forms import LeagueForm, PartieSeasonForm, SeasonForm
+from ..models import League, Season
 
 SORTABLE = tuple(selectors.SORTS)
 PAGE = 100  # standings rows a page
@@ -105,7 +103,7 @@ def _render_standings(request: HtmxHttpRequest, season: Season, role: Role | Non
         "season": season,
         "columns": list(STANDINGS_COLUMNS.items()),
         "table": table,
-        "rows": page.object_list,
+        "rows": table.with_trends(list(page.object_list)),
         "page": page,
         "sort": sort if sort in SORTABLE else "rank",
         "descending": descending,
@@ -129,11 +127,10 @@ def season_share(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_safe
 def season_csv(request: HttpRequest, pk: int) -> HttpResponse:
+    """The standings as CSV, in the reader's language (exports.py)."""
     season = _season(request, pk)
     response = _csv_response(season, "standings")
-    writer = csv.writer(response)
-    writer.writerow(CSV_HEADER)
-    writer.writerows(standings_csv_rows(selectors.season_table(season).standings))
+    exports.write_standings(response, selectors.season_table(season).standings)
     return response
 
 
@@ -144,9 +141,7 @@ def season_hands_csv(request: HttpRequest, pk: int) -> HttpResponse:
     table), in playing order."""
     season = _season(request, pk)
     response = _csv_response(season, "hands")
-    writer = csv.writer(response)
-    writer.writerow(selectors.HAND_COLUMNS)
-    writer.writerows(selectors.season_hands(season))
+    exports.write_hands(response, selectors.HAND_COLUMNS, selectors.season_hands(season))
     return response
 
 
@@ -173,6 +168,28 @@ def _standings_pdf(season: Season) -> HttpResponse:
     response = HttpResponse(render_standings(sheet), content_type="application/pdf")
     name = slugify(f"{season.league.name} {season.name}") or "season"
     response["Content-Disposition"] = f'attachment; filename="{name}-standings.pdf"'
+    return response
+
+
+@login_required
+@require_safe
+def season_json(request: HttpRequest, pk: int) -> HttpResponse:
+    return _season_document(_season(request, pk))
+
+
+@require_safe
+def season_public_json(request: HttpRequest, token: str) -> HttpResponse:
+    season = get_object_or_404(Season.objects.select_related("league__club"), share_token=token)
+    return _season_document(season)
+
+
+def _season_document(season: Season) -> HttpResponse:
+    """The season as a season document (FORMAT.md): ``manage.py standings FILE`` on it
+    prints the standings of the page."""
+    document = dumps(selectors.season_document(season))
+    response = HttpResponse(document, content_type="application/json; charset=utf-8")
+    name = slugify(f"{season.league.name} {season.name}") or "season"
+    response["Content-Disposition"] = f'attachment; filename="{name}-season.json"'
     return response
 
 

@@ -7,8 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('league', '0006_standings_checkpoint'),
-        ('table', '0006_clubs_required'),  # as 0002: a later one runs 0002 after table 0009
+        ('league', '0007_ratings_carried_forward'),
     ]
 
     operations = [

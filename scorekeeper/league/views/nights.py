@@ -15,10 +15,10 @@ from scorekeeper.clubs.access import Role
 from scorekeeper.engine.pairings import Pairing, PairingError
 from scorekeeper.table.models import Player
 
-from .night_forms import NightForm, SeatingForm, seating_text
-from .night_services import RoundError, night_round_start
-from .nights import night_pairing, night_rounds
-from .views import _season
+from ..night_forms import NightForm, SeatingForm, seating_text
+from ..night_services import RoundError, night_round_start
+from ..nights import night_pairing, night_rounds
+from .seasons import _season
 
 
 @login_required

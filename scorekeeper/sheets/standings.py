@@ -1,0 +1,388 @@
+"""A season's standings: the table and the head-to-head matrix as plain frozen values
+(``standings_sheet``), and their PDF (``render_standings``)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+from typing import Any
+
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
+from reportlab.lib import colors
+from reportlab.lib.pagesizes import A4, landscape
+from reportlab.pdfbase import pdfmetrics
+from reportlab.platypus import Flowable, KeepTogether, PageBreak, Paragraph, Spacer, Table
+
+from scorekeeper import engine
+from scorekeeper.engine import league
+from scorekeeper.formats import number_text
+from scorekeeper.vocabulary import STANDINGS_COLUMNS
+
+from .common import BOLD, CELL_PAD, CLOSED, FAINT, FONT, INK, RULE, SHADE, Command, Renderer, text
+
+
+@dataclass(frozen=True)
+class StandingsLine:
+    """One player's line of the printed standings; the hand statistics are None when
+    the sheet has none."""
+
+    rank: int | None  # None: fewer counted games than the season asks (printed "–")
+    player: str
+    games: int
+    won: int
+    lost: int
+    shutout_wins: int
+    league_points: int
+    net_points: int  # printed signed
+    money: Decimal  # printed signed, with the money's own places
+    rating: float  # the ordinal, mu − 3·sigma, to one decimal
+    mu: float
+    sigma: float
+    hands: int | None = None
+    gins: int | None = None
+    undercuts: int | None = None
+    points_per_hand_won: float | None = None  # to one decimal; None: no hand won
+
+
+@dataclass(frozen=True)
+class Meeting:
+    """One cell of the head-to-head: the row's player against the column's."""
+
+    won: int
+    lost: int
+    net_points: int  # the settlement points between them, to the row's player
+
+    @property
+    def score(self) -> str:
+        return f"{self.won}–{self.lost}"
+
+
+@dataclass(frozen=True)
+class StandingsSheet:
+    title: str
+    subtitle: str | None  # the season's dates and points formula, as the caller words it
+    printed_on: date | None
+    columns: tuple[str, ...]  # StandingsLine's field names, left to right
+    headings: tuple[str, ...]  # the columns in words
+    lines: tuple[StandingsLine, ...]  # in the standings' order
+    matrix: tuple[tuple[Meeting | None, ...], ...]  # players × players; None: never met
+    note: str | None = None  # why some players have no rank
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        """The head-to-head's rows and columns: the players in the standings' order."""
+        return tuple(line.player for line in self.lines)
+
+
+# The standings' columns, left to right; the hand statistics come last, when given.
+STANDINGS_LINE = (
+    "rank",
+    "player",
+    "games",
+    "won",
+    "lost",
+    "shutout_wins",
+    "league_points",
+    "net_points",
+    "money",
+    "rating",
+)
+
+
+STANDINGS_STATS = ("hands", "gins", "undercuts", "points_per_hand_won")
+
+
+def standings_sheet(
+    *,
+    title: str,
+    subtitle: str | None,
+    standings: engine.Standings,
+    stats: Mapping[str, engine.HandStats] | None = None,
+    printed_on: date | None = None,
+) -> StandingsSheet:
+    """The standings of a season to print: a line per player in the standings' order,
+    with his hand statistics when ``stats`` has them, and the head-to-head.
+
+    >>> game = engine.GameResult(1, ("Anna",), ("Ben",), False, (("Anna",), ("Ben",)), (1, 2),
+    ...                          (engine.Payment("Ben", "Anna", 175, Decimal("8.75")),))
+    >>> table = engine.standings([game], [])
+    >>> sheet = standings_sheet(title="Autumn", subtitle=None, standings=table)
+    >>> [(line.rank, line.player, line.net_points, line.money) for line in sheet.lines]
+    [(1, 'Anna', 175, Decimal('8.75')), (2, 'Ben', -175, Decimal('-8.75'))]
+    >>> [[cell and (cell.score, cell.net_points) for cell in row] for row in sheet.matrix]
+    [[None, ('1–0', 175)], [('0–1', -175), None]]
+    """
+    columns = STANDINGS_LINE + (STANDINGS_STATS if stats is not None else ())
+    players = [line.player for line in standings.lines]
+    meetings = standings.head_to_head
+    return StandingsSheet(
+        title=title,
+        subtitle=subtitle,
+        printed_on=printed_on,
+        columns=columns,
+        headings=tuple(str(STANDINGS_COLUMNS[column]) for column in columns),
+        lines=tuple(
+            _standings_line(line, None if stats is None else stats.get(line.player))
+            for line in standings.lines
+        ),
+        matrix=tuple(
+            tuple(_meeting(meetings.get(one, {}).get(other)) for other in players)
+            for one in players
+        ),
+        note=(
+            _("Players with fewer counted games are listed unranked.")
+            if any(line.rank is None for line in standings.lines)
+            else None
+        ),
+    )
+
+
+def _standings_line(line: league.Line, stats: engine.HandStats | None) -> StandingsLine:
+    rating = line.rating
+    hands: dict[str, int | float | None] = {}
+    if stats is not None:
+        per_hand = stats.points_per_hand_won
+        hands = {
+            "hands": stats.hands,
+            "gins": stats.gins,
+            "undercuts": stats.undercuts,
+            "points_per_hand_won": None if per_hand is None else _tenths(per_hand),
+        }
+    return StandingsLine(
+        rank=line.rank,
+        player=line.player,
+        games=line.games,
+        won=line.won,
+        lost=line.lost,
+        shutout_wins=line.shutout_wins,
+        league_points=line.league_points,
+        net_points=line.net_points,
+        money=line.money,
+        rating=_tenths(rating.ordinal),
+        mu=rating.mu,
+        sigma=rating.sigma,
+        **hands,
+    )
+
+
+def _tenths(value: float) -> float:
+    # + 0.0 turns the -0.0 of a small negative into 0.0, which prints without a sign.
+    return round(value, 1) + 0.0
+
+
+def _meeting(met: engine.HeadToHead | None) -> Meeting | None:
+    return None if met is None else Meeting(met.won, met.lost, met.net_points)
+
+
+class StandingsRenderer(Renderer):
+    """A season's standings on turned A4 pages: a line per player (the heading repeated
+    on every page), then the head-to-head of every two players, on a page of its own
+    when there are more than a few, and in slices of columns when there are many, so
+    that a cell never gets too narrow to read."""
+
+    document: StandingsSheet
+    pagesize = landscape(A4)
+    RANK = 22.0
+    NUMBER = 30.0  # a figure column's narrowest
+    NAMES = (90.0, 150.0, 220.0)  # the player column: narrowest, comfortable, widest
+    MATRIX_NAME = 150.0  # the head-to-head's player column
+    MATRIX_CELL = 64.0  # a head-to-head cell's widest
+    MATRIX_COLUMNS = 12  # the most players across one slice of the head-to-head
+    MATRIX_PAGE = 4  # more players than this: the head-to-head starts a new page
+
+    def subject(self) -> str:
+        return _("Standings")
+
+    def story(self) -> list[Flowable]:
+        sheet = self.document
+        story: list[Flowable] = [self.para(text(sheet.title), "title")]
+        facts = [sheet.subtitle] if sheet.subtitle else []
+        if sheet.printed_on:
+            day = date_format(sheet.printed_on, "DATE_FORMAT")
+            facts.append(_("printed %(date)s") % {"date": day})
+        if facts:
+            story.append(self.para(" · ".join(text(fact) for fact in facts), "meta"))
+        story += [Spacer(0, 6), self.standings_table()]
+        if sheet.note:
+            story.append(self.para(text(sheet.note), "note"))
+        story += self.head_to_head()
+        return story
+
+    # The standings
+
+    def cell(self, line: StandingsLine, column: str) -> str:
+        """A line's value in a figure column, as printed."""
+        value = getattr(line, column)
+        if value is None:
+            return "–"
+        if column in ("net_points", "money"):
+            return number_text(value, sign=True)
+        if column in ("rating", "points_per_hand_won"):
+            # The decimal point in every language, as the printed standings always had it.
+            return number_text(value, places=1, localize=False)
+        return str(value)
+
+    def standings_widths(self) -> list[float]:
+        """Each figure column as wide as its widest value and its heading on one line;
+        where that leaves the player column less than NAMES' comfortable width, the
+        headings take two lines (or their longest word). The player column takes what
+        is left, within NAMES; where even its narrowest does not fit, the figure columns
+        give way, so that the table never leaves the page."""
+        sheet = self.document
+        full, compact = [], []
+        for column, heading in zip(sheet.columns, sheet.headings, strict=True):
+            if column == "player":
+                full.append(0.0)
+                compact.append(0.0)
+                continue
+            values = [self.cell(line, column) for line in sheet.lines]
+            widest = max(
+                [pdfmetrics.stringWidth(value, BOLD, self.font_size) for value in values],
+                default=0.0,
+            )
+            label = pdfmetrics.stringWidth(heading, BOLD, 7.5)
+            word = max((pdfmetrics.stringWidth(w, BOLD, 7.5) for w in heading.split()), default=0.0)
+            floor = self.RANK if column == "rank" else self.NUMBER
+            full.append(max(floor, widest, label) + 2 * CELL_PAD + 1)
+            compact.append(max(floor, widest, word, label / 2) + 2 * CELL_PAD + 1)
+        low, comfortable, high = self.NAMES
+        widths = full if self.width - sum(full) >= comfortable else compact
+        figures = sum(widths)
+        if self.width - figures < low:
+            widths = [width * (self.width - low) / figures for width in widths]
+        widths[sheet.columns.index("player")] = min(high, self.width - sum(widths))
+        return widths
+
+    def heading(self, label: str, width: float, right: bool) -> str | Paragraph:
+        """A column heading: a plain string where it fits, else a wrapping Paragraph
+        (which breaks a word too long for the column rather than overflow it)."""
+        if pdfmetrics.stringWidth(label, BOLD, 7.5) <= width - 2 * CELL_PAD:
+            return label
+        return Paragraph(text(label), self.style["head-right" if right else "head"])
+
+    def standings_table(self) -> Table:
+        sheet = self.document
+        widths = self.standings_widths()
+        player = sheet.columns.index("player")
+        rows: list[list[Any]] = [
+            [
+                self.heading(label, width, right=c != player)
+                for c, (label, width) in enumerate(zip(sheet.headings, widths, strict=True))
+            ]
+        ]
+        for line in sheet.lines:
+            rows.append(
+                [
+                    self.name_cell(line.player, widths[c]) if c == player else self.cell(line, key)
+                    for c, key in enumerate(sheet.columns)
+                ]
+            )
+        points = sheet.columns.index("league_points")
+        style: list[Command] = [
+            ("FONT", (0, 0), (-1, -1), FONT, self.font_size, 9.6),
+            ("FONT", (0, 0), (-1, 0), BOLD, 7.5, 9),
+            ("BACKGROUND", (0, 0), (-1, 0), SHADE),
+            ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+            ("VALIGN", (0, 0), (-1, 0), "BOTTOM"),
+            ("ALIGN", (0, 0), (-1, -1), "RIGHT"),
+            ("ALIGN", (player, 0), (player, -1), "LEFT"),
+            ("LEFTPADDING", (0, 0), (-1, -1), CELL_PAD),
+            ("RIGHTPADDING", (0, 0), (-1, -1), CELL_PAD),
+            ("LINEBELOW", (0, 0), (-1, 0), 0.8, INK),
+        ]
+        if sheet.lines:
+            style += [
+                ("LINEBELOW", (0, 1), (-1, -1), 0.25, RULE),
+                ("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white, SHADE]),
+                ("FONT", (points, 1), (points, -1), BOLD, self.font_size, 9.6),
+            ]
+        unranked = [y for y, line in enumerate(sheet.lines, start=1) if line.rank is None]
+        if unranked:  # the unranked players come last, set apart and faint
+            style += [
+                ("TEXTCOLOR", (0, unranked[0]), (-1, -1), FAINT),
+                ("LINEABOVE", (0, unranked[0]), (-1, unranked[0]), 0.8, INK),
+            ]
+        return Table(rows, colWidths=widths, style=style, repeatRows=1, hAlign="LEFT")
+
+    # The head-to-head
+
+    def head_to_head(self) -> list[Flowable]:
+        """The matrix, a slice of at most MATRIX_COLUMNS columns at a time; every slice
+        has every player's row, and a slice after the first starts a new page."""
+        players = self.document.players
+        count = len(players)
+        if count < 2:
+            return []
+        slices = math.ceil(count / self.MATRIX_COLUMNS)
+        size = math.ceil(count / slices)  # the slices as even as they can be
+        legend = _(
+            "Each line: that player's wins and losses against the player of the column, "
+            "and the points between them."
+        )
+        flowables: list[Flowable] = []
+        for n, first in enumerate(range(0, count, size)):
+            last = min(first + size, count)
+            title = _("Head-to-head")
+            if slices > 1:
+                title += " · " + _("players %(first)s–%(last)s of %(count)s") % {
+                    "first": first + 1,
+                    "last": last,
+                    "count": count,
+                }
+            block: list[Flowable] = [self.para(text(title), "h2")]
+            if n == 0:
+                block.append(self.para(text(legend), "note"))
+            block += [Spacer(0, 4), self.matrix(first, last)]
+            if count > self.MATRIX_PAGE:
+                flowables += [PageBreak(), *block]
+            else:  # a small matrix follows the standings, all of it on one page
+                flowables.append(KeepTogether(block))
+        return flowables
+
+    def matrix(self, first: int, last: int) -> Table:
+        """The columns ``first:last`` of the head-to-head: each row's player, numbered
+        as in the standings, against each column's (its number and name, cut to fit)."""
+        sheet = self.document
+        players = sheet.players
+        cell = min(self.MATRIX_CELL, (self.width - self.RANK - self.MATRIX_NAME) / (last - first))
+        widths = [self.RANK, self.MATRIX_NAME] + [cell] * (last - first)
+        room = cell - 2 * CELL_PAD
+        rows: list[list[Any]] = [
+            ["", ""]
+            + [f"{k + 1}\n{self._fit(players[k], room, 7.5, BOLD)}" for k in range(first, last)]
+        ]
+        for k, (player, meetings) in enumerate(zip(players, sheet.matrix, strict=True)):
+            rows.append(
+                [str(k + 1), self.name_cell(player, self.MATRIX_NAME)]
+                + [
+                    "" if met is None else f"{met.score}\n{number_text(met.net_points, sign=True)}"
+                    for met in meetings[first:last]
+                ]
+            )
+        style: list[Command] = [
+            ("FONT", (0, 0), (-1, -1), FONT, 7.5, 8.5),
+            ("FONT", (0, 0), (-1, 0), BOLD, 7.5, 8.5),
+            ("BACKGROUND", (0, 0), (-1, 0), SHADE),
+            ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+            ("ALIGN", (0, 0), (0, -1), "RIGHT"),
+            ("ALIGN", (2, 0), (-1, -1), "CENTER"),
+            ("LEFTPADDING", (0, 0), (-1, -1), CELL_PAD),
+            ("RIGHTPADDING", (0, 0), (-1, -1), CELL_PAD),
+            ("LINEBELOW", (0, 0), (-1, 0), 0.8, INK),
+            ("LINEBELOW", (0, 1), (1, -1), 0.25, RULE),
+            ("GRID", (2, 0), (-1, -1), 0.25, RULE),
+        ]
+        # A player does not meet himself: his own cell is greyed.
+        style += [
+            ("BACKGROUND", (2 + k - first, k + 1), (2 + k - first, k + 1), CLOSED)
+            for k in range(first, last)
+        ]
+        return Table(rows, colWidths=widths, style=style, repeatRows=1, hAlign="LEFT")
+
+
+def render_standings(sheet: StandingsSheet) -> bytes:
+    return StandingsRenderer(sheet).render()

@@ -1,0 +1,52 @@
+"""Every write to parties, hands, evenings and players, by subject: ``parties`` (parties
+and hands), ``evenings``, ``players``, ``sharing`` and ``repair``. Keyword-only,
+transactional, replayed by the engine.
+
+The names below are re-exported for the tests and benches that call
+``services.<name>``; code in the apps imports from the module that holds the service.
+"""
+
+from .evenings import (
+    EveningFullError,
+    evening_payment_paid,
+    evening_settle,
+    evening_start,
+    partie_evening_set,
+)
+from .parties import (
+    hand_delete,
+    hand_edit,
+    hand_record,
+    partie_import,
+    partie_replay,
+    partie_rules_change,
+    partie_start,
+)
+from .players import PlayerChangeError, player_link, player_merge, player_rename
+from .repair import RepairError, evening_reopen, partie_delete, partie_restore
+from .sharing import evening_share, partie_share
+
+__all__ = [
+    "EveningFullError",
+    "PlayerChangeError",
+    "RepairError",
+    "evening_payment_paid",
+    "evening_reopen",
+    "evening_settle",
+    "evening_share",
+    "evening_start",
+    "hand_delete",
+    "hand_edit",
+    "hand_record",
+    "partie_delete",
+    "partie_evening_set",
+    "partie_import",
+    "partie_replay",
+    "partie_restore",
+    "partie_rules_change",
+    "partie_share",
+    "partie_start",
+    "player_link",
+    "player_merge",
+    "player_rename",
+]

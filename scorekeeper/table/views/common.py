@@ -1,0 +1,23 @@
+"""What the pages of the table share: the request as django-htmx's middleware leaves it,
+and the choice of a club."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest
+from django_htmx.middleware import HtmxDetails
+
+from scorekeeper.clubs.forms import ClubChoiceForm
+
+
+class HtmxHttpRequest(HttpRequest):
+    """A request as django-htmx's middleware leaves it: ``request.htmx`` says whether
+    htmx sent it (and how), so a view answers with a partial or the whole page."""
+
+    htmx: HtmxDetails
+
+
+def _club_form(request: HttpRequest) -> ClubChoiceForm:
+    """The club a new partie, import or evening goes to; a club page's link names it."""
+    data = request.POST if request.method == "POST" else None  # bound, though empty
+    initial = {"club": request.GET.get("club")}
+    return ClubChoiceForm(data, user=request.user, initial=initial)
