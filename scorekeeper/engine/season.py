@@ -12,12 +12,16 @@ read, replayed and turned into standings JSON, and written back (``dumps``).
 {'won': 0, 'lost': 1, 'net_points': -330}
 >>> loads(dumps(season)) == season
 True
+>>> standings_json(standings_from_json(data)) == data
+True
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
 from .bounds import (
@@ -29,7 +33,7 @@ from .bounds import (
     shorten,
 )
 from .jsontext import JSONTextError, load_json
-from .league import LeaguePoints, Standings, standings
+from .league import HeadToHead, LeaguePoints, Line, Rating, Standings, standings
 from .record import Record, RecordError, parse_record, record_json, replay
 from .session import GameResult
 
@@ -197,3 +201,31 @@ def standings_json(table: Standings) -> dict[str, Any]:
             for player, against in sorted(table.head_to_head.items())
         },
     }
+
+
+def standings_from_json(data: Mapping[str, Any]) -> Standings:
+    """Standings as ``standings_json`` wrote them, read back: a closed season's final
+    table, kept as that JSON, is shown and printed from these (no rating history)."""
+    lines = tuple(
+        Line(
+            line["rank"],
+            line["player"],
+            line["games"],
+            line["won"],
+            line["lost"],
+            line["shutout_wins"],
+            line["league_points"],
+            line["net_points"],
+            Decimal(line["money"]),
+            Rating(line["rating"]["mu"], line["rating"]["sigma"]),
+        )
+        for line in data["standings"]
+    )
+    head_to_head = {
+        player: {
+            other: HeadToHead(met["won"], met["lost"], met["net_points"])
+            for other, met in against.items()
+        }
+        for player, against in data["head_to_head"].items()
+    }
+    return Standings(lines, head_to_head, {})
