@@ -212,6 +212,7 @@ class Renderer:
     pagesize: tuple[float, float] = A4
     margin = 14 * mm
     font_size = 8.0
+    footer_size = 7.0
 
     def __init__(self, document: Any):
         self.document = document
@@ -251,13 +252,14 @@ class Renderer:
         """The footer: the document's title on the left, "page X of Y" on the right."""
         width, _height = self.pagesize
         y = self.margin / 2
+        size = self.footer_size
         canvas.saveState()
-        canvas.setFont(FONT, 7)
+        canvas.setFont(FONT, size)
         canvas.setFillColor(FAINT)
         numbering = _("page %(page)s of %(pages)s") % {"page": page, "pages": pages}
         canvas.drawRightString(width - self.margin, y, numbering)
-        room = width - 2 * self.margin - canvas.stringWidth(numbering, FONT, 7) - 12
-        canvas.drawString(self.margin, y, self._fit(f"Scorekeeper · {self.title()}", room, 7))
+        room = width - 2 * self.margin - canvas.stringWidth(numbering, FONT, size) - 12
+        canvas.drawString(self.margin, y, self._fit(f"Scorekeeper · {self.title()}", room, size))
         canvas.restoreState()
 
     # The machinery

@@ -1,5 +1,7 @@
 """A season's standings: the table and the head-to-head matrix as plain frozen values
-(``standings_sheet``), and their PDF (``render_standings``)."""
+(``standings_sheet``), and their PDF: the full standings on turned A4 pages
+(``render_standings``), or the sheet for the club's noticeboard, upright A4 in type of
+10 points or more, read from a step away (``render_noticeboard``)."""
 
 from __future__ import annotations
 
@@ -13,7 +15,9 @@ from typing import Any
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from reportlab.lib import colors
+from reportlab.lib.enums import TA_RIGHT
 from reportlab.lib.pagesizes import A4, landscape
+from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase import pdfmetrics
 from reportlab.platypus import Flowable, KeepTogether, PageBreak, Paragraph, Spacer, Table
 
@@ -96,6 +100,10 @@ STANDINGS_LINE = (
 STANDINGS_STATS = ("hands", "gins", "undercuts", "points_per_hand_won")
 
 
+# The noticeboard's columns: what decides the rank, and the games behind it.
+NOTICEBOARD_LINE = ("rank", "player", "games", "won", "lost", "league_points", "net_points")
+
+
 def standings_sheet(
     *,
     title: str,
@@ -103,9 +111,11 @@ def standings_sheet(
     standings: engine.Standings,
     stats: Mapping[str, engine.HandStats] | None = None,
     printed_on: date | None = None,
+    columns: tuple[str, ...] | None = None,
 ) -> StandingsSheet:
     """The standings of a season to print: a line per player in the standings' order,
-    with his hand statistics when ``stats`` has them, and the head-to-head.
+    with his hand statistics when ``stats`` has them, and the head-to-head; ``columns``
+    (StandingsLine's fields, "player" among them) chooses others, as the noticeboard's.
 
     >>> game = engine.GameResult(1, ("Anna",), ("Ben",), False, (("Anna",), ("Ben",)), (1, 2),
     ...                          (engine.Payment("Ben", "Anna", 175, Decimal("8.75")),))
@@ -116,7 +126,8 @@ def standings_sheet(
     >>> [[cell and (cell.score, cell.net_points) for cell in row] for row in sheet.matrix]
     [[None, ('1–0', 175)], [('0–1', -175), None]]
     """
-    columns = STANDINGS_LINE + (STANDINGS_STATS if stats is not None else ())
+    if columns is None:
+        columns = STANDINGS_LINE + (STANDINGS_STATS if stats is not None else ())
     players = [line.player for line in standings.lines]
     meetings = standings.head_to_head
     return StandingsSheet(
@@ -193,6 +204,9 @@ class StandingsRenderer(Renderer):
     MATRIX_CELL = 64.0  # a head-to-head cell's widest
     MATRIX_COLUMNS = 12  # the most players across one slice of the head-to-head
     MATRIX_PAGE = 4  # more players than this: the head-to-head starts a new page
+    head_size = 7.5  # the standings' column headings
+    head_leading = 9.0
+    row_leading = 9.6
 
     def subject(self) -> str:
         return _("Standings")
@@ -244,8 +258,11 @@ class StandingsRenderer(Renderer):
                 [pdfmetrics.stringWidth(value, BOLD, self.font_size) for value in values],
                 default=0.0,
             )
-            label = pdfmetrics.stringWidth(heading, BOLD, 7.5)
-            word = max((pdfmetrics.stringWidth(w, BOLD, 7.5) for w in heading.split()), default=0.0)
+            label = pdfmetrics.stringWidth(heading, BOLD, self.head_size)
+            word = max(
+                (pdfmetrics.stringWidth(w, BOLD, self.head_size) for w in heading.split()),
+                default=0.0,
+            )
             floor = self.RANK if column == "rank" else self.NUMBER
             full.append(max(floor, widest, label) + 2 * CELL_PAD + 1)
             compact.append(max(floor, widest, word, label / 2) + 2 * CELL_PAD + 1)
@@ -260,7 +277,7 @@ class StandingsRenderer(Renderer):
     def heading(self, label: str, width: float, right: bool) -> str | Paragraph:
         """A column heading: a plain string where it fits, else a wrapping Paragraph
         (which breaks a word too long for the column rather than overflow it)."""
-        if pdfmetrics.stringWidth(label, BOLD, 7.5) <= width - 2 * CELL_PAD:
+        if pdfmetrics.stringWidth(label, BOLD, self.head_size) <= width - 2 * CELL_PAD:
             return label
         return Paragraph(text(label), self.style["head-right" if right else "head"])
 
@@ -283,8 +300,8 @@ class StandingsRenderer(Renderer):
             )
         points = sheet.columns.index("league_points")
         style: list[Command] = [
-            ("FONT", (0, 0), (-1, -1), FONT, self.font_size, 9.6),
-            ("FONT", (0, 0), (-1, 0), BOLD, 7.5, 9),
+            ("FONT", (0, 0), (-1, -1), FONT, self.font_size, self.row_leading),
+            ("FONT", (0, 0), (-1, 0), BOLD, self.head_size, self.head_leading),
             ("BACKGROUND", (0, 0), (-1, 0), SHADE),
             ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
             ("VALIGN", (0, 0), (-1, 0), "BOTTOM"),
@@ -298,7 +315,7 @@ class StandingsRenderer(Renderer):
             style += [
                 ("LINEBELOW", (0, 1), (-1, -1), 0.25, RULE),
                 ("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white, SHADE]),
-                ("FONT", (points, 1), (points, -1), BOLD, self.font_size, 9.6),
+                ("FONT", (points, 1), (points, -1), BOLD, self.font_size, self.row_leading),
             ]
         unranked = [y for y, line in enumerate(sheet.lines, start=1) if line.rank is None]
         if unranked:  # the unranked players come last, set apart and faint
@@ -384,5 +401,53 @@ class StandingsRenderer(Renderer):
         return Table(rows, colWidths=widths, style=style, repeatRows=1, hAlign="LEFT")
 
 
+class NoticeboardRenderer(StandingsRenderer):
+    """The standings for the club's noticeboard: upright A4, every word in 10 points or
+    more (the title larger), the table alone, its heading repeated on every page. The
+    head-to-head, which needs a column per player, stays in the full standings."""
+
+    pagesize = A4
+    font_size = 10.0
+    footer_size = 10.0
+    head_size = 10.0
+    head_leading = 12.0
+    row_leading = 13.0
+    RANK = 28.0
+    NUMBER = 36.0
+    NAMES = (110.0, 170.0, 240.0)
+
+    def styles(self) -> dict[str, ParagraphStyle]:
+        base = ParagraphStyle("body", fontName=FONT, fontSize=10, leading=13, textColor=INK)
+        head = ParagraphStyle("head", base, fontName=BOLD, leading=self.head_leading)
+        return {
+            "body": base,
+            "title": ParagraphStyle("title", base, fontName=BOLD, fontSize=20, leading=24),
+            "meta": ParagraphStyle("meta", base, textColor=FAINT, spaceBefore=3),
+            "note": ParagraphStyle("note", base, spaceBefore=4),
+            "cell": ParagraphStyle("cell", base, leading=self.row_leading),
+            "head": head,
+            "head-right": ParagraphStyle("head-right", head, alignment=TA_RIGHT),
+        }
+
+    def story(self) -> list[Flowable]:
+        sheet = self.document
+        story: list[Flowable] = [self.para(text(sheet.title), "title")]
+        facts = [sheet.subtitle] if sheet.subtitle else []
+        if sheet.printed_on:
+            day = date_format(sheet.printed_on, "DATE_FORMAT")
+            facts.append(_("printed %(date)s") % {"date": day})
+        if facts:
+            story.append(self.para(" · ".join(text(fact) for fact in facts), "meta"))
+        story += [Spacer(0, 8), self.standings_table()]
+        if sheet.note:
+            story.append(self.para(text(sheet.note), "note"))
+        return story
+
+
 def render_standings(sheet: StandingsSheet) -> bytes:
     return StandingsRenderer(sheet).render()
+
+
+def render_noticeboard(sheet: StandingsSheet) -> bytes:
+    """The sheet for the noticeboard (give it NOTICEBOARD_LINE's columns)."""
+    return NoticeboardRenderer(sheet).render()

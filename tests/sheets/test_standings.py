@@ -15,11 +15,13 @@ from scorekeeper import engine
 from scorekeeper.engine import GameResult, HandStats, Payment
 from scorekeeper.sheets.common import BOLD
 from scorekeeper.sheets.standings import (
+    NOTICEBOARD_LINE,
     STANDINGS_LINE,
     STANDINGS_STATS,
     Meeting,
     StandingsLine,
     StandingsSheet,
+    render_noticeboard,
     render_standings,
     standings_sheet,
 )
@@ -299,3 +301,82 @@ def test_60_players_list_every_player_and_slice_the_head_to_head(many_pdf):
     slices = [text for text in texts if "Head-to-head · players" in text]
     assert len(slices) == 5
     assert all(text.startswith("Head-to-head") for text in slices)  # each on a new page
+
+
+# The noticeboard
+
+
+def font_sizes(pdf: bytes) -> list[tuple[float, str]]:
+    """Every piece of text of every page with the size it is drawn at on the page: its
+    font size scaled by the text matrix and the page's current matrix."""
+    found = []
+    for page in PdfReader(io.BytesIO(pdf)).pages:
+
+        def visit(text, cm, tm, font, size):
+            if text.strip():
+                c = tm[2] * cm[0] + tm[3] * cm[2]
+                d = tm[2] * cm[1] + tm[3] * cm[3]
+                found.append((round(size * (c * c + d * d) ** 0.5, 2), text.strip()))
+
+        page.extract_text(visitor_text=visit)
+    return found
+
+
+def noticeboard(**options) -> bytes:
+    return render_noticeboard(sheet(columns=NOTICEBOARD_LINE, **options))
+
+
+def test_the_noticeboard_sheet_has_the_columns_that_decide_the_rank():
+    printed = sheet(columns=NOTICEBOARD_LINE, stats=STATS)
+    assert printed.columns == NOTICEBOARD_LINE
+    assert printed.headings == (
+        "Rank", "Player", "Games", "Won", "Lost", "League points", "Net points",
+    )  # fmt: skip
+    assert printed.lines == sheet(stats=STATS).lines  # the same lines, fewer of them shown
+
+
+def test_the_full_standings_print_below_10_points_which_the_measure_sees():
+    sizes = {size for size, _ in font_sizes(render_standings(sheet(stats=STATS)))}
+    assert min(sizes) < 10  # the measure below is no test that cannot fail
+    assert {7.0, 7.5, 8.0, 16.0} <= sizes
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_the_noticeboard_is_upright_a4_in_10_points_or_more(language):
+    with translation.override(language):
+        pdf = noticeboard(printed_on=date(2026, 12, 1))
+    (page,) = PdfReader(io.BytesIO(pdf)).pages
+    assert float(page.mediabox.width) == pytest.approx(A4[0], abs=0.01)
+    assert float(page.mediabox.height) == pytest.approx(A4[1], abs=0.01)
+    sizes = font_sizes(pdf)
+    assert sizes and min(size for size, _ in sizes) >= 10, [s for s in sizes if s[0] < 10]
+    text = flat(page.extract_text())
+    head = "Rank Player Games Won Lost League points Net points"
+    if language == "de":
+        head = "Platz Spieler Partien Gewonnen Verloren Ligapunkte Punktdifferenz"
+    for words in (head, "1 Anna 2 2 0 5 +505", "2 Ben 2 1 1 2 −135", "– Dora 0 0 0 0 0"):
+        assert words in text
+    assert "Head-to-head" not in text and "Direkter Vergleich" not in text
+
+
+def test_the_noticeboard_of_60_players_flows_over_upright_pages_in_10_points_or_more():
+    pdf = render_noticeboard(sheet(standings=many(), columns=NOTICEBOARD_LINE))
+    reader = PdfReader(io.BytesIO(pdf))
+    count = len(reader.pages)
+    assert count >= 2
+    width, height = A4
+    for number, page in enumerate(reader.pages, start=1):
+        assert float(page.mediabox.width) == pytest.approx(width, abs=0.01)
+        assert f"page {number} of {count}" in page.extract_text()
+        assert "Rank Player Games" in flat(page.extract_text())  # the heading on every page
+        for x, y, end in positions(page):
+            assert 0 <= x <= end <= width
+            assert 0 <= y <= height
+    assert min(size for size, _ in font_sizes(pdf)) >= 10
+    everything = " ".join(flat(text) for text in pages(pdf))
+    for line in many().lines:
+        assert line.player in everything
+
+
+def test_the_noticeboard_gives_the_same_bytes_for_the_same_standings():
+    assert noticeboard() == noticeboard()
