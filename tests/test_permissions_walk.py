@@ -69,6 +69,7 @@ class Things(ClubThings):
     """The club's things (tests/clubs/conftest.py), its league season and its links."""
 
     season: Season | None = None
+    past: Season | None = None  # an earlier season of the league, closed: to be reopened
     gone: Partie | None = None  # deleted, to be restored
     dropped: HandChange | None = None  # the partie's hand 2, deleted: to be undone
     reopened: HandChange | None = None  # an evening settled and reopened: to be undone
@@ -248,6 +249,13 @@ WALKS = [
     Walk("season_public_pdf", season_link, get=LINKED),
     Walk("season_json", season, get=READ),
     Walk("season_public_json", season_link, get=LINKED),
+    # A season's end
+    Walk("season_close", season, get=Ask(Role.OWNER), post=Ask(Role.OWNER, 302)),
+    Walk("season_reopen", lambda t: [t.past.pk], get=Ask(Role.OWNER), post=Ask(Role.OWNER, 302)),
+    Walk("season_next", lambda t: [t.past.pk], get=Ask(Role.OWNER),
+         post=Ask(Role.OWNER, 302, data=lambda t: {
+             "name": "Winter", "starts_on": "2027-01-01", "ends_on": "2027-03-31"})),
+    Walk("league_archive", lambda t: [t.season.league_id], get=READ),
     # Added while issues 11 and 12 were worked on: repair, share links, live boards
     Walk("favicon.ico", get=Ask(PUBLIC, 301)),
     Walk("partie_delete", partie, get=Ask(Role.SCORER), post=Ask(Role.SCORER, 302)),
@@ -323,6 +331,10 @@ def walk_things(things: ClubThings, club: Club, scorer, owner) -> Things:  # noq
         ends_on=today + timedelta(days=30),
     )
     league_services.season_share(season=season, shared=True)
+    past = league_services.season_create(
+        league=league, name="Spring", starts_on=date(2026, 3, 1), ends_on=date(2026, 5, 31)
+    )
+    league_services.season_close(season=past, user=owner)
     services.evening_share(evening=things.evening)
     gone = start(club, scorer, names=("Anna", "Ben"))
     services.partie_delete(partie=gone, user=scorer)
@@ -335,7 +347,9 @@ def walk_things(things: ClubThings, club: Club, scorer, owner) -> Things:  # noq
     services.hand_record(partie=closed, hand=G(80, knocker="Eve"), user=scorer)
     services.evening_settle(evening=earlier)
     reopened = services.evening_reopen(evening=earlier, user=owner)
-    return Things(**vars(things), season=season, gone=gone, dropped=dropped, reopened=reopened)
+    return Things(
+        **vars(things), season=season, past=past, gone=gone, dropped=dropped, reopened=reopened
+    )
 
 
 @pytest.fixture

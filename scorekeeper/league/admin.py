@@ -3,7 +3,15 @@ stored results (rated again after every change), so they are read only."""
 
 from django.contrib import admin
 
-from .models import Assignment, CurrentRating, League, PlayerRating, RatedGame, Season
+from .models import (
+    Assignment,
+    CurrentRating,
+    League,
+    PlayerRating,
+    RatedGame,
+    Season,
+    SeasonClose,
+)
 
 
 class SeasonInline(admin.TabularInline):
@@ -22,9 +30,10 @@ class LeagueAdmin(admin.ModelAdmin):
 
 @admin.register(Season)
 class SeasonAdmin(admin.ModelAdmin):
-    list_display = ("name", "league", "starts_on", "ends_on", "min_games")
+    list_display = ("name", "league", "starts_on", "ends_on", "min_games", "closed_at")
     list_filter = ("league__club",)
     search_fields = ("name", "league__name")
+    readonly_fields = ("closed_at",)  # closed and reopened on the season's page, audited
 
 
 @admin.register(Assignment)
@@ -65,3 +74,11 @@ class CurrentRatingAdmin(DerivedAdmin):
     list_display = ("player", "season", "club", "mu", "sigma")
     list_filter = ("season",)
     raw_id_fields = ("player",)
+
+
+@admin.register(SeasonClose)
+class SeasonCloseAdmin(DerivedAdmin):
+    """A season's closes and reopenings: the final standings as they were kept."""
+
+    list_display = ("season", "closed_at", "closed_by", "reopened_at", "reopened_by")
+    list_filter = ("season__league__club",)

@@ -1,10 +1,12 @@
-"""Forms of the league app: a league, a season with its points formula."""
+"""Forms of the league app: a league, a season with its points formula, the season after
+a closed one."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django import forms
+from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from scorekeeper import engine
@@ -20,10 +22,23 @@ class LeagueForm(forms.Form):
 LOWEST, HIGHEST = bounds.LEAGUE_POINTS  # a season's points for a result (engine/bounds.py)
 
 
-class SeasonForm(forms.Form):
+class SeasonDatesForm(forms.Form):
+    """A season's name and dates: all a season after a closed one asks (it takes the
+    rest from the closed one)."""
+
     name = forms.CharField(label=_("Name"), max_length=80)
     starts_on = forms.DateField(label=_("First day"), widget=DateInput())
     ends_on = forms.DateField(label=_("Last day"), widget=DateInput())
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        starts, ends = data.get("starts_on"), data.get("ends_on")
+        if starts and ends and ends < starts:
+            self.add_error("ends_on", _("The last day cannot come before the first."))
+        return data
+
+
+class SeasonForm(SeasonDatesForm):
     kinds = forms.MultipleChoiceField(
         label=_("Kinds counted"),
         choices=[(kind, KIND_NAMES[kind]) for kind in engine.KINDS],
@@ -50,9 +65,6 @@ class SeasonForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
-        starts, ends = data.get("starts_on"), data.get("ends_on")
-        if starts and ends and ends < starts:
-            self.add_error("ends_on", _("The last day cannot come before the first."))
         if not self.errors:
             data["points"] = engine.LeaguePoints(
                 data["points_win"], data["points_shutout_win"], data["points_loss"]
@@ -75,5 +87,9 @@ class PartieSeasonForm(forms.Form):
         assigned = getattr(partie, "season_assignment", None)
         kwargs.setdefault("initial", {"season": assigned.season_id if assigned else None})
         super().__init__(*args, **kwargs)
-        self.fields["season"].queryset = seasons
+        # A closed season takes no partie: only the one it already counts for is offered.
+        open_or_own = Q(closed_at__isnull=True)
+        if assigned:
+            open_or_own |= Q(pk=assigned.season_id)
+        self.fields["season"].queryset = seasons.filter(open_or_own)
         self.fields["season"].label_from_instance = str

@@ -8,6 +8,7 @@ which are sequential and do not add up, are stored here, game by game.
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
@@ -62,6 +63,10 @@ class Season(models.Model):
     share_token = models.CharField(
         _("public link"), max_length=64, unique=True, null=True, blank=True
     )
+    # Set and cleared with its SeasonClose, in one transaction (league.services): every
+    # query of a season knows without a join whether it shows its final standings, and
+    # the parties it counts end here (a partie started after the close does not count).
+    closed_at = models.DateTimeField(_("closed"), null=True, blank=True)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
     class Meta:
@@ -90,6 +95,57 @@ class Season(models.Model):
     @property
     def points(self) -> engine.LeaguePoints:
         return engine.LeaguePoints(self.points_win, self.points_shutout_win, self.points_loss)
+
+
+class SeasonClose(models.Model):
+    """A season closed by its owner: its final standings as they stood then, which its
+    page, PDF and public link show from then on, whatever later happens to its parties.
+
+    ``final_standings`` is FORMAT.md's standings JSON (``engine.season.standings_json``);
+    ``players`` adds, by name, what the page shows beside it: the player's id, his hands
+    (``engine.HandStats``' fields) and his last results (True a win). A reopen leaves the
+    close in place, stamped with who reopened it and when: the seasons' audit trail. At
+    most one close of a season is not reopened: the one its pages show."""
+
+    season = models.ForeignKey(
+        Season, on_delete=models.CASCADE, related_name="closes", verbose_name=_("season")
+    )
+    closed_at = models.DateTimeField(_("closed"))
+    closed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("closed by"),
+    )
+    final_standings = models.JSONField(_("final standings"))
+    players = models.JSONField(_("players"), default=dict)
+    winners = models.JSONField(_("winners"), default=list)  # the players ranked first
+    reopened_at = models.DateTimeField(_("reopened"), null=True, blank=True)
+    reopened_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("reopened by"),
+    )
+
+    class Meta:
+        verbose_name = _("season's close")
+        verbose_name_plural = _("seasons' closes")
+        ordering = ["-closed_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["season"],
+                condition=Q(reopened_at__isnull=True),
+                name="season_closed_once_at_a_time",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.season} closed {self.closed_at:%Y-%m-%d}"
 
 
 class Assignment(models.Model):

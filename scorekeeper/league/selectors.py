@@ -8,7 +8,7 @@ carried forward game by game (``league.ratings``).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from datetime import datetime, time, timedelta
 from functools import cached_property
 
@@ -51,7 +51,7 @@ from scorekeeper.table.models import (
 from scorekeeper.table.selectors import HANDS_IN_ORDER, partie_record, partie_with_players
 
 from . import ratings
-from .models import Assignment, Season
+from .models import Assignment, League, Season, SeasonClose
 
 HeadToHead = engine.HeadToHead
 TREND = 5  # results shown as a player's trend
@@ -78,10 +78,13 @@ def _assignments(season: Season) -> Assigned:
 
 def _counted(season: Season, assigned: Assigned, partie: str = "partie_id", prefix: str = "") -> Q:
     """The condition on a partie's rows (``prefix`` to the fields ``club_id``,
-    ``started_at`` and ``kind``; ``partie`` its key) that the season counts them."""
+    ``started_at`` and ``kind``; ``partie`` its key) that the season counts them. A
+    closed season counts no partie started after its close."""
     here, elsewhere = assigned
     first = datetime.combine(season.starts_on, time.min, tzinfo=timezone.get_current_timezone())
     after = first + timedelta(days=(season.ends_on - season.starts_on).days + 1)
+    if season.closed_at is not None:
+        after = min(after, season.closed_at)
     dated = Q(**{f"{prefix}started_at__gte": first, f"{prefix}started_at__lt": after})
     if elsewhere:
         dated &= ~Q(**{f"{partie}__in": elsewhere})
@@ -304,6 +307,7 @@ class StandingsRow:
     player_id: int  # for the link to his page
     stats: engine.HandStats  # his hands over the season
     trend: tuple[bool, ...] = ()  # the last results, oldest first: True a win (with_trends)
+    linked: bool = True  # False: a closed season's player who is gone (merged, deleted)
 
 
 # The columns the standings can be sorted by: how to read each from a row. None sorts last.
@@ -347,6 +351,7 @@ class SeasonTable:
         self._head_to_head = head_to_head
         self.matrix = matrix  # the top MATRIX players' meetings
         self._trends = trends
+        self.close: SeasonClose | None = None  # a closed season's: what the table shows
 
     def with_trends(self, rows: list[StandingsRow]) -> list[StandingsRow]:
         """The rows (a page of them) with each player's last results."""
@@ -385,8 +390,16 @@ class SeasonTable:
 
 
 def season_table(season: Season) -> SeasonTable:
-    """The standings of a season, with each player's hands; the head-to-head and the
-    trends are read when asked for."""
+    """The standings a season shows: its final standings once it is closed (as they
+    stood at the close), else as its parties give them now."""
+    if season.closed_at is not None:
+        return closed_table(season_close_of(season))
+    return counted_table(season)
+
+
+def counted_table(season: Season) -> SeasonTable:
+    """The standings of a season as its parties give them now, with each player's hands;
+    the head-to-head and the trends are read when asked for."""
     book = season_book(season)
     lines, ids = book_standings(book)
     stats = hand_stats(book)
@@ -414,9 +427,99 @@ def season_table(season: Season) -> SeasonTable:
 
 
 def season_line(season: Season, player: Player) -> engine.league.Line | None:
-    """The player's line in the season's standings (None: not listed)."""
+    """The player's line in the season's standings (None: not listed); a closed
+    season's final line."""
+    if season.closed_at is not None:
+        table = closed_table(season_close_of(season))
+        return next((row.line for row in table.rows if row.player_id == player.pk), None)
     lines, ids = book_standings(season_book(season))
     return next((line for line in lines if ids[line.player] == player.pk), None)
+
+
+# Closed seasons
+
+
+def season_close_of(season: Season) -> SeasonClose:
+    """The close a closed season shows (the one not reopened)."""
+    close = SeasonClose.objects.get(season=season, reopened_at__isnull=True)
+    close.season = season
+    return close
+
+
+def closing_record(table: SeasonTable) -> dict[str, object]:
+    """What a close keeps of the standings counted at that moment: FORMAT.md's standings
+    JSON, each player's id, hands and last results, and the players ranked first."""
+    rows = table.with_trends(list(table.rows))
+    standings = table.standings
+    return {
+        "final_standings": documents.standings_json(standings),
+        "players": {
+            row.line.player: {
+                "id": row.player_id,
+                "hands": asdict(row.stats),
+                "trend": list(row.trend),
+            }
+            for row in rows
+        },
+        "winners": [line.player for line in standings.lines if line.rank == 1],
+    }
+
+
+def closed_table(close: SeasonClose) -> SeasonTable:
+    """A closed season's standings, read from its close alone: nothing a later change
+    to its parties or players does reaches them. A player since merged or deleted is
+    shown by his name, without a link."""
+    season = close.season
+    standings = documents.standings_from_json(close.final_standings)
+    kept = close.players
+    ids = {name: kept.get(name, {}).get("id") for name in (line.player for line in standings.lines)}
+    present = set(
+        Player.objects.filter(
+            pk__in=[pk for pk in ids.values() if pk is not None], club_id=season.league.club_id
+        ).values_list("pk", flat=True)
+    )
+    rows = [
+        StandingsRow(
+            line,
+            ids[line.player],
+            engine.HandStats(**kept.get(line.player, {}).get("hands", {})),
+            linked=ids[line.player] in present,
+        )
+        for line in standings.lines
+    ]
+    runs = {ids[name]: tuple(data.get("trend", ())) for name, data in kept.items()}
+    top = [row.line.player for row in rows[:MATRIX]]
+    meetings_of = standings.head_to_head
+    matrix = [(one, [meetings_of.get(one, {}).get(two) for two in top]) for one in top]
+    table = SeasonTable(
+        season,
+        rows,
+        lambda: meetings_of,
+        matrix,
+        lambda players: {pk: runs[pk] for pk in players if pk in runs},
+    )
+    table.close = close
+    return table
+
+
+@dataclass(frozen=True)
+class PastSeason:
+    """A line of a league's archive: a closed season, its winners and its close."""
+
+    season: Season
+    winners: list[str]
+    closed_at: datetime
+
+
+def league_archive(league: League) -> list[PastSeason]:
+    """The league's closed seasons, newest first, each with who won it."""
+    closes = (
+        SeasonClose.objects.filter(season__league=league, reopened_at__isnull=True)
+        .select_related("season")
+        .defer("final_standings", "players")
+        .order_by("-season__starts_on", "-closed_at", "-pk")
+    )
+    return [PastSeason(close.season, close.winners, close.closed_at) for close in closes]
 
 
 HAND_COLUMNS = (

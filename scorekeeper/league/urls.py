@@ -5,8 +5,12 @@ from .views import nights, players, seasons
 urlpatterns = [
     path("clubs/<slug:slug>/leagues/", seasons.league_list, name="league_list"),
     path("leagues/<int:pk>/seasons/new/", seasons.season_new, name="season_new"),
+    path("leagues/<int:pk>/archive/", seasons.league_archive, name="league_archive"),
     path("seasons/<int:pk>/", seasons.season_detail, name="season_detail"),
     path("seasons/<int:pk>/night/", nights.league_night, name="league_night"),
+    path("seasons/<int:pk>/close/", seasons.season_close, name="season_close"),
+    path("seasons/<int:pk>/reopen/", seasons.season_reopen, name="season_reopen"),
+    path("seasons/<int:pk>/next/", seasons.season_next, name="season_next"),
     path("seasons/<int:pk>/share/", seasons.season_share, name="season_share"),
     path("seasons/<int:pk>/standings.csv", seasons.season_csv, name="season_csv"),
     path("seasons/<int:pk>/hands.csv", seasons.season_hands_csv, name="season_hands_csv"),

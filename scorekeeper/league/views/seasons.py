@@ -1,26 +1,39 @@
 """League pages: a club's leagues and seasons, a season's standings and head-to-head,
-its public link, and its downloads (CSV, PDF, the season document). Views are thin:
-the first line fetches through the club's access check, reads go through the selectors."""
+its public link, and its downloads (CSV, PDF, the season document); a season's close,
+reopening and the season after it, and a league's past seasons. Views are thin: the
+first line fetches through the club's access check, reads go through the selectors."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
+from django.db.models import Count, Exists, OuterRef, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.formats import date_format
 from django.utils.text import slugify
+from django.utils.timezone import localdate
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from scorekeeper.clubs.access import Role, club_of, object_in_club
 from scorekeeper.engine.season import dumps
-from scorekeeper.sheets.standings import render_standings, standings_sheet
+from scorekeeper.sheets.standings import (
+    NOTICEBOARD_LINE,
+    render_noticeboard,
+    render_standings,
+    standings_sheet,
+)
 from scorekeeper.table.access import partie_for
+from scorekeeper.table.models import Partie
 from scorekeeper.table.views.common import HtmxHttpRequest
-from scorekeeper.vocabulary import STANDINGS_COLUMNS, season_subtitle
+from scorekeeper.vocabulary import KIND_NAMES, STANDINGS_COLUMNS, season_subtitle
 
 from .. import exports, selectors, services
-from ..forms import LeagueForm, PartieSeasonForm, SeasonForm
-from ..models import League, Season
+from ..forms import LeagueForm, PartieSeasonForm, SeasonDatesForm, SeasonForm
+from ..models import League, Season, SeasonClose
 
 SORTABLE = tuple(selectors.SORTS)
 PAGE = 100  # standings rows a page
@@ -28,9 +41,11 @@ PAGE = 100  # standings rows a page
 
 def _season(request: HttpRequest, pk: int, need: Role = Role.MEMBER) -> Season:
     """A season of one of the user's clubs, with the role asked for; else 404."""
+    # Whether it was ever closed rides along: only then is its history read.
+    closes = SeasonClose.objects.filter(season=OuterRef("pk"))
     return object_in_club(
         request,
-        Season.objects.select_related("league__club"),
+        Season.objects.select_related("league__club").annotate(ever_closed=Exists(closes)),
         pk,
         need,
         club="league__club",
@@ -48,7 +63,11 @@ def league_list(request: HttpRequest, slug: str) -> HttpResponse:
         if form.is_valid():
             league = services.league_create(club=club, name=form.cleaned_data["name"])
             return redirect("season_new", league.pk)
-    leagues = League.objects.filter(club=club).prefetch_related("seasons")
+    leagues = (
+        League.objects.filter(club=club)
+        .annotate(past=Count("seasons", filter=Q(seasons__closed_at__isnull=False)))
+        .prefetch_related("seasons")
+    )
     context = {"club": club, "role": role, "leagues": leagues, "form": form}
     return render(request, "league/league_list.html", context, status=400 if form.errors else 200)
 
@@ -99,8 +118,15 @@ def _render_standings(request: HtmxHttpRequest, season: Season, role: Role | Non
     descending = request.GET.get("order") == "desc"
     # A club's season may have thousands of players: the page shows PAGE rows at a time.
     page = Paginator(table.sorted_rows(sort, descending), PAGE).get_page(request.GET.get("page"))
+    history = []
+    if role == Role.OWNER and getattr(season, "ever_closed", False) and not request.htmx:
+        history = season.closes.select_related("closed_by", "reopened_by").defer(
+            "final_standings", "players"
+        )
     context = {
         "season": season,
+        "close": table.close,
+        "history": history,
         "columns": list(STANDINGS_COLUMNS.items()),
         "table": table,
         "rows": table.with_trends(list(page.object_list)),
@@ -148,26 +174,43 @@ def season_hands_csv(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_safe
 def season_pdf(request: HttpRequest, pk: int) -> HttpResponse:
-    return _standings_pdf(_season(request, pk))
+    return _standings_pdf(_season(request, pk), request.GET.get("layout"))
 
 
 @require_safe
 def season_public_pdf(request: HttpRequest, token: str) -> HttpResponse:
     season = get_object_or_404(Season.objects.select_related("league__club"), share_token=token)
-    return _standings_pdf(season)
+    return _standings_pdf(season, request.GET.get("layout"))
 
 
-def _standings_pdf(season: Season) -> HttpResponse:
+NOTICEBOARD = "noticeboard"  # ?layout=: upright A4 in large type, the table alone
+
+
+def _standings_pdf(season: Season, layout: str | None = None) -> HttpResponse:
+    """The standings as PDF: in full on turned pages, or (``layout=noticeboard``) the
+    table for the club's noticeboard. A closed season's are its final standings."""
     table = selectors.season_table(season)
-    sheet = standings_sheet(
-        title=f"{season.league.name}: {season.name}",
-        subtitle=season_subtitle(season),
-        standings=table.standings,
-        stats={row.line.player: row.stats for row in table.rows},
-    )
-    response = HttpResponse(render_standings(sheet), content_type="application/pdf")
+    subtitle = season_subtitle(season)
+    if table.close is not None:
+        day = date_format(localdate(table.close.closed_at), "DATE_FORMAT")
+        subtitle += " · " + _("final standings, closed on %(date)s") % {"date": day}
     name = slugify(f"{season.league.name} {season.name}") or "season"
-    response["Content-Disposition"] = f'attachment; filename="{name}-standings.pdf"'
+    title = f"{season.league.name}: {season.name}"
+    if layout == NOTICEBOARD:
+        sheet = standings_sheet(
+            title=title, subtitle=subtitle, standings=table.standings, columns=NOTICEBOARD_LINE
+        )
+        pdf, filename = render_noticeboard(sheet), f"{name}-noticeboard.pdf"
+    else:
+        sheet = standings_sheet(
+            title=title,
+            subtitle=subtitle,
+            standings=table.standings,
+            stats={row.line.player: row.stats for row in table.rows},
+        )
+        pdf, filename = render_standings(sheet), f"{name}-standings.pdf"
+    response = HttpResponse(pdf, content_type="application/pdf")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
 
 
@@ -213,3 +256,58 @@ def partie_season(request: HttpRequest, pk: int) -> HttpResponse:
         return redirect(partie)
     context = {"partie": partie, "form": form, "seasons": seasons}
     return render(request, "league/partie_season.html", context, status=400 if form.errors else 200)
+
+
+# A season's end
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def season_close(request: HttpRequest, pk: int) -> HttpResponse:
+    """Close the season, once the owner has confirmed: its standings become final."""
+    season = _season(request, pk, Role.OWNER)
+    if request.method == "POST":
+        services.season_close(season=season, user=request.user)
+        return redirect(season)
+    running = selectors.season_parties(season).filter(state=Partie.State.RUNNING).count()
+    return render(request, "league/season_close.html", {"season": season, "running": running})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def season_reopen(request: HttpRequest, pk: int) -> HttpResponse:
+    """Open a closed season again, once the owner has confirmed; the close stays in its
+    history, with who reopened it."""
+    season = _season(request, pk, Role.OWNER)
+    if request.method == "POST":
+        services.season_reopen(season=season, user=request.user)
+        return redirect(season)
+    return render(request, "league/season_reopen.html", {"season": season})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def season_next(request: HttpRequest, pk: int) -> HttpResponse:
+    """A new season after this one: new name and dates, the rest copied from it."""
+    season = _season(request, pk, Role.OWNER)
+    starts = season.ends_on + timedelta(days=1)
+    initial = {"starts_on": starts, "ends_on": starts + (season.ends_on - season.starts_on)}
+    form = SeasonDatesForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        new = services.season_start_next(
+            season=season, name=data["name"], starts_on=data["starts_on"], ends_on=data["ends_on"]
+        )
+        return redirect(new)
+    kinds = [KIND_NAMES[kind] for kind in season.kinds if kind in KIND_NAMES]
+    context = {"season": season, "form": form, "kinds": kinds}
+    return render(request, "league/season_next.html", context, status=400 if form.errors else 200)
+
+
+@login_required
+@require_safe
+def league_archive(request: HttpRequest, pk: int) -> HttpResponse:
+    """The league's past seasons, newest first: each with its dates and winner."""
+    league = object_in_club(request, League.objects.select_related("club"), pk, club="club")
+    context = {"league": league, "past": selectors.league_archive(league)}
+    return render(request, "league/league_archive.html", context)
