@@ -98,6 +98,13 @@ def main_pages(owner: User) -> dict[str, str]:
         league=league, name="Winter", starts_on=today - timedelta(days=30), ends_on=today
     )
     pages["standings"] = f"/seasons/{season.pk}/"
+    autumn = league_services.season_create(
+        league=league, name="Autumn", starts_on=today - timedelta(days=90), ends_on=today
+    )
+    league_services.season_close(season=autumn, user=owner)
+    pages["closed season"] = f"/seasons/{autumn.pk}/"
+    pages["close the season"] = f"/seasons/{season.pk}/close/"
+    pages["past seasons"] = f"/leagues/{league.pk}/archive/"
     return pages
 
 

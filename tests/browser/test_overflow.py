@@ -169,6 +169,14 @@ def build_world(owner: User, names: tuple[str, ...] = (LONG, UNBROKEN, THIRD, FO
         ends_on=date.today() + timedelta(days=30),
     )
     season = league_services.season_share(season=season, shared=True)
+    summer = league_services.season_create(
+        league=league,
+        name="Sommersaison der Kartenfreunde",
+        starts_on=date.today() - timedelta(days=120),
+        ends_on=date.today() + timedelta(days=30),  # its parties count: a closed table
+    )
+    summer = league_services.season_share(season=summer, shared=True)
+    league_services.season_close(season=summer, user=owner)
     invitation = club_services.invitation_create(club=club, role=Role.SCORER, created_by=owner)
     long_player = Player.objects.get(club=club, name=names[0])
     unbroken_player = Player.objects.get(club=club, name=names[1])
@@ -193,11 +201,17 @@ def build_world(owner: User, names: tuple[str, ...] = (LONG, UNBROKEN, THIRD, FO
         "club board": reverse("club_board", args=[club.slug]),
         "standings": season.get_absolute_url(),
         "new season": reverse("season_new", args=[league.pk]),
+        "close the season": reverse("season_close", args=[season.pk]),
+        "closed season": summer.get_absolute_url(),
+        "reopen the season": reverse("season_reopen", args=[summer.pk]),
+        "next season": reverse("season_next", args=[summer.pk]),
+        "past seasons": reverse("league_archive", args=[league.pk]),
     }
     public = {
         "login": reverse("login"),
         "signup": reverse("signup"),
         "public standings": reverse("season_public", args=[season.share_token]),
+        "public standings (closed)": reverse("season_public", args=[summer.share_token]),
         "invitation": invitation.get_absolute_url(),
     }
     for name, partie in parties.items():
