@@ -18,7 +18,7 @@ from scorekeeper.league import selectors, services
 from scorekeeper.league.forms import PartieSeasonForm
 from scorekeeper.league.models import Season, SeasonClose
 from scorekeeper.table import services as table_services
-from scorekeeper.table.models import Player
+from scorekeeper.table.models import Partie, Player
 from tests.league.conftest import G, moved
 
 pytestmark = pytest.mark.django_db
@@ -366,3 +366,18 @@ def test_the_noticeboard_pdf_is_upright_and_named_for_the_noticeboard(member, pl
     assert full["Content-Disposition"].endswith('-standings.pdf"')
     page = PdfReader(io.BytesIO(full.content)).pages[0]
     assert float(page.mediabox.width) > float(page.mediabox.height)  # as it always was
+
+
+def test_a_closed_season_has_no_league_night_and_a_stale_round_starts_nothing(owner, played):
+    night = reverse("league_night", args=[played.pk])
+    detail = reverse("season_detail", args=[played.pk])
+    assert night in client_as(owner).get(detail).content.decode()
+    services.season_close(season=played, user=owner)
+    parties = Partie.objects.count()
+
+    assert night not in client_as(owner).get(detail).content.decode()
+    response = client_as(owner).post(night, {"tables": "Anna, Ben", "byes": "", "round": 1})
+
+    assert response.status_code == 302 and response.url == detail
+    assert client_as(owner).get(night).url == detail
+    assert Partie.objects.count() == parties

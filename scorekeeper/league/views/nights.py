@@ -25,6 +25,8 @@ from .seasons import _season
 @require_http_methods(["GET", "POST"])
 def league_night(request: HttpRequest, pk: int) -> HttpResponse:
     season = _season(request, pk, Role.SCORER)
+    if season.closed_at is not None:  # a closed season starts no partie: its page says so
+        return redirect(season)
     today = timezone.localdate()
     club_players = Player.objects.filter(club_id=season.league.club_id).order_by("name", "pk")
     names = dict(club_players.values_list("pk", "name"))
