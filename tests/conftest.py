@@ -1,11 +1,23 @@
-"""Fixtures shared by every test: the fixed cast of users."""
+"""Fixtures shared by every test: the fixed cast of users; the property tests' profile."""
 
+import os
 from collections.abc import Iterator
 
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client, override_settings
 from django.utils import translation
+from hypothesis import settings
+
+# No deadline per example: on a busy machine an example that takes 3 ms alone can take
+# 300 ms, and a property test must fail for what it checks, never for the machine's load.
+# The "ci" profile (CI set) also prints the blob that reproduces a failure; a developer's
+# run ("dev") is the same otherwise. HYPOTHESIS_PROFILE picks another one.
+settings.register_profile("ci", deadline=None, print_blob=True)
+settings.register_profile("dev", deadline=None)
+settings.load_profile(
+    os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev")
+)
 
 PASSWORD = "correct horse battery staple"
 # Production hashes with PBKDF2 (a million rounds, ~0.3 s a password); tests create users

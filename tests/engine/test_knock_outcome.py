@@ -175,14 +175,14 @@ def check_against_oracle(knocker, defender, corner: bool, rules) -> None:
         assert outcome.layoffs == ()
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=400, suppress_health_check=[HealthCheck.too_slow])
 @given(knock_deals())
 def test_random_knocks_match_the_brute_force_oracle(deal):
     knocker, defender, corner = deal
     check_against_oracle(knocker, defender, corner, outcome_rules(corner))
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=80, suppress_health_check=[HealthCheck.too_slow])
 @given(knock_deals(size=11), st.booleans())
 def test_random_knocks_from_eleven_cards_match_the_oracle(deal, big_gin):
     knocker, defender, corner = deal
@@ -196,7 +196,7 @@ def test_random_knocks_from_eleven_cards_match_the_oracle(deal, big_gin):
     assert_plays_out(outcome, knocker, defender, corner, rules)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=100)
 @given(knock_deals(), st.randoms(use_true_random=False))
 def test_the_outcome_depends_on_the_cards_not_their_order(deal, rng):
     knocker, defender, corner = deal
