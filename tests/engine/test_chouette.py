@@ -12,11 +12,7 @@ from scorekeeper.engine.hand import Hand, HandError
 from scorekeeper.engine.roles import NotAtTableError, Roles
 from scorekeeper.engine.rules import DealerRule, preset
 from scorekeeper.engine.settlement import balances_of, points_of
-
-
-def win(player, points):
-    """A knock that wins ``player`` exactly ``points``."""
-    return Hand.knock(1, points + 1, knocker=player)
+from tests.engine.helpers import win
 
 
 def play(players, hands, first_dealer=None, **overrides):

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from scorekeeper.engine.cards import Card, CardError
 from scorekeeper.engine.evaluator import Discard, Evaluation, Meld, best_discard, evaluate
-from scorekeeper.engine.rules import preset
+from tests.engine.helpers import CORNER, rules_for
 from tests.engine.oracle import (
     SUIT_ORDER,
     cards,
@@ -22,13 +22,6 @@ from tests.engine.oracle import (
     melds_of,
     value,
 )
-
-CLASSIC = preset("classic")
-CORNER = preset("round_the_corner")
-
-
-def rules_for(corner: bool):
-    return CORNER if corner else CLASSIC
 
 
 def codes(found: Evaluation) -> tuple[list[str], list[str], int]:

@@ -12,13 +12,9 @@ from scorekeeper.engine.roles import NotAtTableError, Roles
 from scorekeeper.engine.rules import DealerRule, Shutout, preset
 from scorekeeper.engine.settlement import points_of
 from scorekeeper.engine.three_player import ThreePlayer, ThreePlayerLine, rotation_tally
+from tests.engine.helpers import win
 
 PQR = ("P", "Q", "R")
-
-
-def win(player, points):
-    """A knock that wins ``player`` exactly ``points``."""
-    return Hand.knock(1, points + 1, knocker=player)
 
 
 def play(hands, players=PQR, **overrides):
