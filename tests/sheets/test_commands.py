@@ -10,15 +10,10 @@ import pytest
 from pypdf import PdfReader
 
 from tests.commands import RECORDS, manage, run
+from tests.sheets.helpers import text_of
 
 # Where the database would be if a command looked for one: nowhere.
 NO_DATABASE = {"DATABASE_URL": "postgres://nobody@0.0.0.0:1/x"}
-
-
-def text_of(pdf: bytes) -> str:
-    return " ".join(
-        " ".join(page.extract_text().split()) for page in PdfReader(io.BytesIO(pdf)).pages
-    )
 
 
 def test_sheet_writes_the_score_sheet_of_a_record(tmp_path):
