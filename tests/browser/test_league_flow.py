@@ -29,13 +29,15 @@ from pypdf import PdfReader
 
 from scorekeeper.clubs.models import Membership, Role
 from tests.browser.conftest import (
+    KINDS,
     PHONE,
-    enter_hand,
     expect_same_page,
-    expect_table_swapped,
     go_to,
     hand_rows,
     mark_page,
+    record,
+    seat,
+    submit_start,
     tap,
 )
 from tests.browser.test_clubs_flow import found_club
@@ -45,8 +47,6 @@ MAX = "Maximilian-Alexander von Hohenstein"
 ANNA = "Anna-Katharina Schwarzenberg"
 BEN = "Ben"
 DESKTOP = {"width": 1280, "height": 800}
-
-KINDS = {"two_player": "Two players", "match": "Match (best of several games)"}
 
 
 def start_partie_in_club(
@@ -59,19 +59,11 @@ def start_partie_in_club(
     expect(page.get_by_label("Club", exact=True).locator("option:checked")).to_have_text(club)
     tap(page, "kind", KINDS[kind])
     for number, name in enumerate(names, 1):
-        page.get_by_role("textbox", name=f"Player {number}", exact=True).fill(name)
+        seat(page, number).fill(name)
     if best_of:
         page.get_by_text("Every rule (change any)").click()
         page.get_by_role("spinbutton", name="Best of").fill(str(best_of))
-    page.get_by_role("button", name="Start the partie").click()
-    expect(page).to_have_url(re.compile(r"/parties/\d+/$"))
-    mark_page(page)
-
-
-def record(page: Page, rows: int, *hand) -> None:
-    enter_hand(page, *hand)
-    expect(hand_rows(page)).to_have_count(rows)
-    expect_table_swapped(page)
+    submit_start(page)
 
 
 def open_standings(page: Page, club: str) -> None:
