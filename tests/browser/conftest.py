@@ -190,12 +190,25 @@ def seat(page: Page, number: int) -> Locator:
     return page.get_by_role("textbox", name=f"Player {number}", exact=True)
 
 
+def choose_kind(page: Page, kind: str) -> None:
+    """Tap a kind on the start form and wait for the rules it brings: HTMX swaps the rule
+    fields in, and a rule filled before they arrive would be lost (on a busy machine,
+    "Best of" 3 became the default 5)."""
+    if page.locator(f"input[name=kind][value={kind}]").is_checked():
+        return  # no change, no swap
+    with page.expect_response(lambda response: "/parties/new/rules/" in response.url):
+        tap(page, "kind", KINDS[kind])
+    expect(
+        page.locator(".htmx-request, .htmx-swapping, .htmx-settling, .htmx-added")
+    ).to_have_count(0)
+
+
 def fill_start(
     page: Page, kind: str, names: list[str], stake: str = "0", preset: str = "classic"
 ) -> None:
     """Fill the start form (on the page already): the kind, the names in cut order, a
     stake, and the preset (swapped in by HTMX)."""
-    tap(page, "kind", KINDS[kind])
+    choose_kind(page, kind)
     for number, name in enumerate(names, 1):
         if not seat(page, number).is_visible():  # a chouette shows the seats asked for
             page.get_by_role("button", name="Add a player").click()

@@ -29,8 +29,8 @@ from pypdf import PdfReader
 
 from scorekeeper.clubs.models import Membership, Role
 from tests.browser.conftest import (
-    KINDS,
     PHONE,
+    choose_kind,
     expect_same_page,
     go_to,
     hand_rows,
@@ -57,7 +57,7 @@ def start_partie_in_club(
     page.get_by_role("link", name=club).click()
     page.get_by_role("link", name="Start a partie").click()
     expect(page.get_by_label("Club", exact=True).locator("option:checked")).to_have_text(club)
-    tap(page, "kind", KINDS[kind])
+    choose_kind(page, kind)
     for number, name in enumerate(names, 1):
         seat(page, number).fill(name)
     if best_of:
