@@ -1,33 +1,19 @@
 """``manage.py evaluate``: melds and deadwood of a hand, or a knock played out, as JSON;
 bad input gives error lines on standard error and status 2."""
 
-import io
 import json
-import os
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
-from django.core.management import call_command
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.commands import Run, manage, run
+
 KNOCKER = "TH JH QH 4S 4D 4C AC 2C 3C 5H"
 DEFENDER = "9H 8H KS KD 7C 7D 2H 6S 9S JC"
 
 
-def evaluate(*args: str, stdin: str | None = None) -> tuple[int, str, str]:
+def evaluate(*args: str, stdin: str | None = None) -> Run:
     """Run the command in-process: (exit status, stdout, stderr)."""
-    out, err = io.StringIO(), io.StringIO()
-    options = {"stdout": out, "stderr": err}
-    if stdin is not None:
-        options["stdin"] = io.StringIO(stdin)
-    try:
-        call_command("evaluate", *args, **options)
-        status = 0
-    except SystemExit as exit_:
-        status = exit_.code
-    return status, out.getvalue(), err.getvalue()
+    return run("evaluate", *args, stdin=stdin)
 
 
 def test_ten_cards_print_deadwood_melds_and_deadwood_cards():
@@ -196,26 +182,16 @@ def test_jsonl_refuses_cards_on_the_command_line():
 
 
 def test_the_command_runs_without_a_database_and_reads_utf8_bytes():
-    env = os.environ | {
-        "PYTHONIOENCODING": "utf-8",
-        "DATABASE_URL": "postgres://nobody@0.0.0.0:1/x",
-    }
+    """The real entry point: bytes on standard input, card codes with suit symbols in
+    the arguments, and a database that cannot be reached."""
+    env = {"DATABASE_URL": "postgres://nobody@0.0.0.0:1/x"}
     lines = json.dumps({"cards": "A♠ 2♠ 3♠ 4♠ 7♥ 7♦ 7♣ K♦ Q♥ 5♣"}, ensure_ascii=False) + "\n"
-    result = subprocess.run(
-        [sys.executable, "manage.py", "evaluate", "--jsonl"],
-        cwd=ROOT,
-        env=env,
-        input=b"\xef\xbb\xbf" + lines.encode() + b"\xff\xfe\n",
-        capture_output=True,
+    result = manage(
+        "evaluate", "--jsonl", env=env, stdin=b"\xef\xbb\xbf" + lines.encode() + b"\xff\xfe\n"
     )
     assert result.returncode == 2, result.stderr
     assert json.loads(result.stdout)["deadwood"] == 25
     assert result.stderr.decode() == "error: line 2: the line is not UTF-8 text\n"
-    single = subprocess.run(
-        [sys.executable, "manage.py", "evaluate", "Q♠ K♠ A♠ 2D 3D 4D 6C 6H 9H 9D"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-    )
+    single = manage("evaluate", "Q♠ K♠ A♠ 2D 3D 4D 6C 6H 9H 9D", env=env)
     assert single.returncode == 0, single.stderr
     assert json.loads(single.stdout)["deadwood"] == 51

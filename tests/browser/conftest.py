@@ -5,6 +5,7 @@ except under CI=true, where a missing browser is a broken build.
 """
 
 import os
+import re
 from collections.abc import Callable, Iterator
 from decimal import Decimal
 from pathlib import Path
@@ -163,6 +164,14 @@ def go_to(page: Page, link: str) -> None:
 
 # Helpers for playing a partie through the UI, shared by the flow modules.
 
+KINDS = {  # each kind's choice on the start form
+    "two_player": "Two players",
+    "hollywood": "Hollywood (three games at once)",
+    "match": "Match (best of several games)",
+    "partnership": "Partnership (four players, two tables)",
+    "chouette": "Chouette (one in the box against a team)",
+    "three_player": "Three players (box, captain, out)",
+}
 KIND_LABELS = {"knock": "Knock", "gin": "Gin", "big_gin": "Big gin", "no_game": "No game"}
 
 
@@ -174,6 +183,56 @@ def tap(scope: Page | Locator, field: str, text: str) -> None:
     page = scope if isinstance(scope, Page) else scope.page
     choices = scope.locator(f"{'form ' if scope is page else ''}.field-{field} label.choice")
     choices.filter(has=page.get_by_text(text, exact=True)).click()
+
+
+def seat(page: Page, number: int) -> Locator:
+    """The start form's name field of player ``number``."""
+    return page.get_by_role("textbox", name=f"Player {number}", exact=True)
+
+
+def choose_kind(page: Page, kind: str) -> None:
+    """Tap a kind on the start form and wait for the rules it brings: HTMX swaps the rule
+    fields in, and a rule filled before they arrive would be lost (on a busy machine,
+    "Best of" 3 became the default 5)."""
+    if page.locator(f"input[name=kind][value={kind}]").is_checked():
+        return  # no change, no swap
+    with page.expect_response(lambda response: "/parties/new/rules/" in response.url):
+        tap(page, "kind", KINDS[kind])
+    expect(
+        page.locator(".htmx-request, .htmx-swapping, .htmx-settling, .htmx-added")
+    ).to_have_count(0)
+
+
+def fill_start(
+    page: Page, kind: str, names: list[str], stake: str = "0", preset: str = "classic"
+) -> None:
+    """Fill the start form (on the page already): the kind, the names in cut order, a
+    stake, and the preset (swapped in by HTMX)."""
+    choose_kind(page, kind)
+    for number, name in enumerate(names, 1):
+        if not seat(page, number).is_visible():  # a chouette shows the seats asked for
+            page.get_by_role("button", name="Add a player").click()
+        seat(page, number).fill(name)
+    page.get_by_label("Stake per point").fill(stake)
+    if preset != "classic":
+        page.get_by_label("Rules", exact=True).select_option(preset)
+        # The preset's values have arrived when the rules say which preset they show.
+        expect(page.locator("#rules input[name=shown_preset]")).to_have_value(preset)
+
+
+def submit_start(page: Page) -> None:
+    """Start the partie: its sheet opens, marked (see ``mark_page``)."""
+    page.get_by_role("button", name="Start the partie").click()
+    expect(page).to_have_url(re.compile(r"/parties/\d+/$"))
+    mark_page(page)
+
+
+def start_partie(
+    page: Page, kind: str, names: list[str], stake: str = "0", preset: str = "classic"
+) -> None:
+    """Fill the start form (on the page already) and start."""
+    fill_start(page, kind, names, stake, preset)
+    submit_start(page)
 
 
 def fill_hand(scope: Locator, kind: str, knocker=None, dk=None, dd=None, upcard=None) -> None:
@@ -194,6 +253,18 @@ def enter_hand(page: Page, kind: str, knocker=None, dk=None, dd=None, upcard=Non
     form = page.locator("form.hand-form")
     fill_hand(form, kind, knocker, dk, dd, upcard)
     form.get_by_role("button").click()
+
+
+def record(page: Page, rows: int, *hand, **fields) -> None:
+    """Enter a hand and wait until the sheet shows `rows` rows and HTMX has settled."""
+    enter_hand(page, *hand, **fields)
+    expect(hand_rows(page)).to_have_count(rows)
+    expect_table_swapped(page)
+
+
+def status(page: Page) -> Locator:
+    """The sheet's status line: whose turn, which game, who deals."""
+    return page.locator("#table .status")
 
 
 def hand_rows(page: Page) -> Locator:

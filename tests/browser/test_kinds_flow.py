@@ -21,53 +21,14 @@ from tests.browser.conftest import (
     expect_table_swapped,
     expect_totals,
     fill_hand,
+    fill_start,
     hand_rows,
     mark_page,
-    tap,
+    record,
+    seat,
+    status,
+    submit_start,
 )
-
-KINDS = {
-    "two_player": "Two players",
-    "hollywood": "Hollywood (three games at once)",
-    "match": "Match (best of several games)",
-    "partnership": "Partnership (four players, two tables)",
-}
-
-
-def seat(page: Page, number: int) -> Locator:
-    return page.get_by_role("textbox", name=f"Player {number}", exact=True)
-
-
-def start_partie(page: Page, kind: str, preset: str, names: list[str], stake: str = "0") -> None:
-    """Fill the start form: the kind, the names, the preset (swapped in by HTMX), a stake."""
-    page.goto("/parties/new/")
-    tap(page, "kind", KINDS[kind])
-    for number, name in enumerate(names, 1):
-        if not seat(page, number).is_visible():  # a chouette shows the seats asked for
-            page.get_by_role("button", name="Add a player").click()
-        seat(page, number).fill(name)
-    page.get_by_label("Stake per point").fill(stake)
-    if preset != "classic":
-        page.get_by_label("Rules", exact=True).select_option(preset)
-        # The preset's values have arrived when the rules say which preset they show.
-        expect(page.locator("#rules input[name=shown_preset]")).to_have_value(preset)
-
-
-def submit_start(page: Page) -> None:
-    page.get_by_role("button", name="Start the partie").click()
-    expect(page).to_have_url(re.compile(r"/parties/\d+/$"))
-    mark_page(page)
-
-
-def record(page: Page, rows: int, *hand, **fields) -> None:
-    """Enter a hand and wait until the sheet shows `rows` rows and HTMX has settled."""
-    enter_hand(page, *hand, **fields)
-    expect(hand_rows(page)).to_have_count(rows)
-    expect_table_swapped(page)
-
-
-def status(page: Page) -> Locator:
-    return page.locator("#table .status")
 
 
 def game_titles(page: Page) -> Locator:
@@ -95,7 +56,8 @@ HOLLYWOOD = [
 
 def test_hollywood_is_played_until_all_three_games_are_closed(logged_in_page: Page) -> None:
     page = logged_in_page
-    start_partie(page, "hollywood", "hollywood", ["Anna", "Ben"], stake="0.05")
+    page.goto("/parties/new/")
+    fill_start(page, "hollywood", ["Anna", "Ben"], stake="0.05", preset="hollywood")
     submit_start(page)
 
     expect(page.locator(".rules-line")).to_contain_text("Rules: Hollywood")
@@ -174,7 +136,8 @@ MATCH = [
 
 def test_a_match_best_of_three_runs_game_after_game_to_the_winner(logged_in_page: Page) -> None:
     page = logged_in_page
-    start_partie(page, "match", "classic", ["Anna", "Ben"])
+    page.goto("/parties/new/")
+    fill_start(page, "match", ["Anna", "Ben"])
     page.get_by_text("Every rule (change any)").click()
     page.get_by_role("spinbutton", name="Best of").fill("3")
     submit_start(page)
@@ -234,7 +197,8 @@ def test_a_partnership_records_both_tables_and_settles_between_opposite_numbers(
     third, fourth = seat(page, 3), seat(page, 4)
     expect(third).to_be_hidden()
     expect(fourth).to_be_hidden()
-    start_partie(page, "partnership", "partnership", ["Anna", "Ben", "Cleo", "Dan"])
+    page.goto("/parties/new/")
+    fill_start(page, "partnership", ["Anna", "Ben", "Cleo", "Dan"], preset="partnership")
     expect(third).to_be_visible()
     expect(fourth).to_be_visible()
     expect(page.get_by_label("Target", exact=True)).to_have_value("125")
@@ -286,7 +250,8 @@ def test_oklahoma_the_upcard_sets_the_knock_limit_and_spades_double(
     logged_in_page: Page,
 ) -> None:
     page = logged_in_page
-    start_partie(page, "two_player", "oklahoma", ["Anna", "Ben"])
+    page.goto("/parties/new/")
+    fill_start(page, "two_player", ["Anna", "Ben"], preset="oklahoma")
     submit_start(page)
     expect(page.locator(".rules-line")).to_contain_text("Rules: Oklahoma")
 

@@ -30,12 +30,14 @@ from pypdf import PdfReader
 from scorekeeper.clubs.models import Membership, Role
 from tests.browser.conftest import (
     PHONE,
-    enter_hand,
+    choose_kind,
     expect_same_page,
-    expect_table_swapped,
     go_to,
     hand_rows,
     mark_page,
+    record,
+    seat,
+    submit_start,
     tap,
 )
 from tests.browser.test_clubs_flow import found_club
@@ -46,8 +48,6 @@ ANNA = "Anna-Katharina Schwarzenberg"
 BEN = "Ben"
 DESKTOP = {"width": 1280, "height": 800}
 
-KINDS = {"two_player": "Two players", "match": "Match (best of several games)"}
-
 
 def start_partie_in_club(
     page: Page, club: str, kind: str, names: list[str], best_of: int | None = None
@@ -57,21 +57,13 @@ def start_partie_in_club(
     page.get_by_role("link", name=club).click()
     page.get_by_role("link", name="Start a partie").click()
     expect(page.get_by_label("Club", exact=True).locator("option:checked")).to_have_text(club)
-    tap(page, "kind", KINDS[kind])
+    choose_kind(page, kind)
     for number, name in enumerate(names, 1):
-        page.get_by_role("textbox", name=f"Player {number}", exact=True).fill(name)
+        seat(page, number).fill(name)
     if best_of:
         page.get_by_text("Every rule (change any)").click()
         page.get_by_role("spinbutton", name="Best of").fill(str(best_of))
-    page.get_by_role("button", name="Start the partie").click()
-    expect(page).to_have_url(re.compile(r"/parties/\d+/$"))
-    mark_page(page)
-
-
-def record(page: Page, rows: int, *hand) -> None:
-    enter_hand(page, *hand)
-    expect(hand_rows(page)).to_have_count(rows)
-    expect_table_swapped(page)
+    submit_start(page)
 
 
 def open_standings(page: Page, club: str) -> None:

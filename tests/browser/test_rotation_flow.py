@@ -18,6 +18,7 @@ from scorekeeper import engine
 from scorekeeper.table import services
 from scorekeeper.table.models import Partie
 from tests.browser.conftest import (
+    KINDS,
     PHONE,
     enter_hand,
     expect_same_page,
@@ -26,40 +27,11 @@ from tests.browser.conftest import (
     go_to,
     hand_rows,
     mark_page,
+    seat,
+    start_partie,
+    status,
     tap,
 )
-
-KINDS = {
-    "two_player": "Two players",
-    "chouette": "Chouette (one in the box against a team)",
-    "three_player": "Three players (box, captain, out)",
-}
-
-
-def seat(page: Page, number: int) -> Locator:
-    return page.get_by_role("textbox", name=f"Player {number}", exact=True)
-
-
-def start_partie(
-    page: Page, kind: str, names: list[str], stake: str = "0", preset: str = "classic"
-) -> None:
-    """Fill the start form (on the page already) and start: the names in cut order."""
-    tap(page, "kind", KINDS[kind])
-    for number, name in enumerate(names, 1):
-        if not seat(page, number).is_visible():  # a chouette shows the seats asked for
-            page.get_by_role("button", name="Add a player").click()
-        seat(page, number).fill(name)
-    page.get_by_label("Stake per point").fill(stake)
-    if preset != "classic":
-        page.get_by_label("Rules", exact=True).select_option(preset)
-        expect(page.locator("#rules input[name=shown_preset]")).to_have_value(preset)
-    page.get_by_role("button", name="Start the partie").click()
-    expect(page).to_have_url(re.compile(r"/parties/\d+/$"))
-    mark_page(page)
-
-
-def status(page: Page) -> Locator:
-    return page.locator("#table .status")
 
 
 def knockers(page: Page) -> Locator:

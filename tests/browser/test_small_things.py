@@ -4,7 +4,7 @@ new-partie form speaks of the names typed and shows the seats asked for, the fav
 from playwright.sync_api import Page, expect
 
 from scorekeeper.table.models import Partie
-from tests.browser.conftest import enter_hand, expect_table_swapped, mark_page
+from tests.browser.conftest import expect_table_swapped, mark_page, record
 
 # The worked example of RULES.md §9, the last hand closing the partie.
 HANDS = [
@@ -26,9 +26,8 @@ def test_the_rules_link_goes_when_the_last_hand_closes_the_partie(
     rules_link = page.get_by_role("link", name="Change the rules")
     expect(rules_link).to_be_visible()
 
-    for kind, knocker, dk, dd in HANDS:
-        enter_hand(page, kind, knocker, dk, dd)
-        expect_table_swapped(page)
+    for number, (kind, knocker, dk, dd) in enumerate(HANDS, 1):
+        record(page, number, kind, knocker, dk, dd)  # the next hand waits for this one's row
 
     expect(page.locator("#status")).to_have_text("The partie is over: Anna won.")
     expect(rules_link).to_have_count(0)  # swapped away, without a reload

@@ -38,13 +38,17 @@ def member(django_user_model: type[User]) -> User:
     return django_user_model.objects.create_user("member", password=PASSWORD)
 
 
-@pytest.fixture
-def club(owner: User, scorer: User, member: User) -> Club:
+def skat_club(owner: User, scorer: User, member: User) -> Club:
     """The Skat Club: ``owner`` owns it, ``scorer`` scores, ``member`` reads."""
     club = club_services.club_create(name="Skat Club", owner=owner)
     join(club, scorer, Role.SCORER)
     join(club, member, Role.MEMBER)
     return club
+
+
+@pytest.fixture
+def club(owner: User, scorer: User, member: User) -> Club:
+    return skat_club(owner, scorer, member)
 
 
 @pytest.fixture
@@ -88,8 +92,8 @@ def start(club: Club, user: User, names=("Anna", "Ben"), evening=None) -> Partie
     )
 
 
-@pytest.fixture
-def things(club: Club, owner: User, scorer: User, member: User) -> ClubThings:
+def club_things(club: Club, owner: User, scorer: User, member: User) -> ClubThings:
+    """What the Skat Club holds (see ClubThings), made through the services."""
     evening = services.evening_start(
         owner=scorer, club=club, name="Club night", played_on=date(2026, 11, 20)
     )
@@ -113,3 +117,8 @@ def things(club: Club, owner: User, scorer: User, member: User) -> ClubThings:
         invitation=invitation,
         membership=Membership.objects.get(club=club, user=member),
     )
+
+
+@pytest.fixture
+def things(club: Club, owner: User, scorer: User, member: User) -> ClubThings:
+    return club_things(club, owner, scorer, member)

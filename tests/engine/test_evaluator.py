@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from scorekeeper.engine.cards import Card, CardError
 from scorekeeper.engine.evaluator import Discard, Evaluation, Meld, best_discard, evaluate
-from scorekeeper.engine.rules import preset
+from tests.engine.helpers import CORNER, rules_for
 from tests.engine.oracle import (
     SUIT_ORDER,
     cards,
@@ -22,13 +22,6 @@ from tests.engine.oracle import (
     melds_of,
     value,
 )
-
-CLASSIC = preset("classic")
-CORNER = preset("round_the_corner")
-
-
-def rules_for(corner: bool):
-    return CORNER if corner else CLASSIC
 
 
 def codes(found: Evaluation) -> tuple[list[str], list[str], int]:
@@ -55,7 +48,7 @@ def assert_consistent(found: Evaluation, hand: list[Card], corner: bool) -> None
 # --- Against the oracle ----------------------------------------------------------------
 
 
-@settings(max_examples=600, deadline=None)
+@settings(max_examples=600)
 @given(hands(10), st.booleans())
 def test_ten_cards_get_the_least_deadwood_of_every_melding(hand, corner):
     found = evaluate(hand, rules_for(corner))
@@ -68,7 +61,7 @@ def test_ten_cards_get_the_least_deadwood_of_every_melding(hand, corner):
     assert sum(len(meld.cards) for meld in found.melds) == most
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300)
 @given(hands(11), st.booleans())
 def test_eleven_cards_get_the_best_discard_or_a_big_gin(hand, corner):
     choice = best_discard(hand, rules_for(corner))
@@ -96,7 +89,7 @@ def test_eleven_cards_get_the_best_discard_or_a_big_gin(hand, corner):
     assert choice.evaluation == evaluate(kept, rules_for(corner))
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200)
 @given(hands(10), st.booleans(), st.randoms(use_true_random=False))
 def test_the_result_depends_on_the_cards_not_their_order(hand, corner, rng):
     shuffled = hand[:]
@@ -106,7 +99,7 @@ def test_the_result_depends_on_the_cards_not_their_order(hand, corner, rng):
     assert evaluate(" ".join(c.code for c in shuffled), rules) == evaluate(hand, rules)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=100)
 @given(hands(11), st.booleans(), st.randoms(use_true_random=False))
 def test_the_discard_depends_on_the_cards_not_their_order(hand, corner, rng):
     shuffled = hand[:]

@@ -8,11 +8,7 @@ from scorekeeper.engine.game import GameClosedError, Payment, PlayerError, money
 from scorekeeper.engine.hand import Hand, HandError
 from scorekeeper.engine.hollywood import Hollywood
 from scorekeeper.engine.rules import preset
-
-
-def win(player, points):
-    """A knock that wins ``player`` exactly ``points``."""
-    return Hand.knock(1, points + 1, knocker=player)
+from tests.engine.helpers import win
 
 
 def play(hands, players=("You", "Opp"), first_dealer=None, **overrides):

@@ -12,6 +12,7 @@ from scorekeeper.engine.evaluator import Meld, evaluate
 from scorekeeper.engine.hand import Hand, HandError, Outcome, score_hand
 from scorekeeper.engine.knock import KnockOutcome, Layoff, knock_outcome
 from scorekeeper.engine.rules import preset
+from tests.engine.helpers import CLASSIC, CORNER, rules_for
 from tests.engine.oracle import (
     DECK,
     best_defence,
@@ -26,9 +27,7 @@ from tests.engine.oracle import (
     value,
 )
 
-CLASSIC = preset("classic")
 MODERN = preset("modern")
-CORNER = preset("round_the_corner")
 
 
 def codes(melds) -> list[str]:
@@ -63,12 +62,8 @@ def assert_plays_out(outcome: KnockOutcome, knocker, defender, corner: bool, rul
     assert outcome.defender_deadwood == sum(
         value(c, corner) for c in outcome.defender_deadwood_cards
     )
-    assert outcome.score == score_hand(outcome.hand, rules or outcome_rules(corner))
+    assert outcome.score == score_hand(outcome.hand, rules or rules_for(corner))
     assert (outcome.result, outcome.points) == (outcome.score.outcome, outcome.score.points)
-
-
-def outcome_rules(corner: bool):
-    return CORNER if corner else CLASSIC
 
 
 # --- Random knock situations -----------------------------------------------------------
@@ -175,18 +170,18 @@ def check_against_oracle(knocker, defender, corner: bool, rules) -> None:
         assert outcome.layoffs == ()
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=400, suppress_health_check=[HealthCheck.too_slow])
 @given(knock_deals())
 def test_random_knocks_match_the_brute_force_oracle(deal):
     knocker, defender, corner = deal
-    check_against_oracle(knocker, defender, corner, outcome_rules(corner))
+    check_against_oracle(knocker, defender, corner, rules_for(corner))
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=80, suppress_health_check=[HealthCheck.too_slow])
 @given(knock_deals(size=11), st.booleans())
 def test_random_knocks_from_eleven_cards_match_the_oracle(deal, big_gin):
     knocker, defender, corner = deal
-    rules = outcome_rules(corner).replace(big_gin_bonus=31 if big_gin else None)
+    rules = rules_for(corner).replace(big_gin_bonus=31 if big_gin else None)
     dk, dd = oracle_outcome(knocker, defender, corner, big_gin)
     if dk > 10:
         return
@@ -196,11 +191,11 @@ def test_random_knocks_from_eleven_cards_match_the_oracle(deal, big_gin):
     assert_plays_out(outcome, knocker, defender, corner, rules)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=100)
 @given(knock_deals(), st.randoms(use_true_random=False))
 def test_the_outcome_depends_on_the_cards_not_their_order(deal, rng):
     knocker, defender, corner = deal
-    rules = outcome_rules(corner)
+    rules = rules_for(corner)
     try:
         outcome = knock_outcome(knocker, defender, rules)
     except HandError:

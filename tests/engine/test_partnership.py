@@ -8,14 +8,10 @@ from scorekeeper.engine.game import GameClosedError, Payment, PlayerError
 from scorekeeper.engine.hand import Hand, HandError
 from scorekeeper.engine.partnership import Partnership, Round, TableLine, team_name
 from scorekeeper.engine.rules import preset
+from tests.engine.helpers import win
 
 PLAYERS = ("A", "B", "C", "D")  # A & C against B & D; table 1 A v B, table 2 C v D
 AC, BD = "A & C", "B & D"
-
-
-def win(player, points):
-    """A knock that wins ``player`` exactly ``points``."""
-    return Hand.knock(1, points + 1, knocker=player)
 
 
 def rnd(table_1, table_2):

@@ -8,12 +8,9 @@ import pytest
 from scorekeeper import engine
 from scorekeeper.engine import Foot, Hand, Side, preset, session_class
 from scorekeeper.engine.partnership import Round
+from tests.engine.helpers import win
 
 K, G = Hand.knock, Hand.gin
-
-
-def wins(knocker: str, points: int) -> Hand:
-    return K(1, points + 1, knocker=knocker)
 
 
 def replay(kind: str, players, hands, rules=None, first_dealer=None):
@@ -51,7 +48,7 @@ def test_a_chouette_before_its_first_hand_shows_the_columns_of_its_first_box():
 
 
 def test_hollywood_is_one_table_of_three_labelled_games():
-    session = replay("hollywood", ("You", "Opp"), [wins("You", 18), wins("Opp", 12)])
+    session = replay("hollywood", ("You", "Opp"), [win("You", 18), win("Opp", 12)])
 
     (part,) = session.parts(Decimal(0))
 
@@ -68,7 +65,7 @@ def test_hollywood_is_one_table_of_three_labelled_games():
 
 
 def test_a_match_shows_each_game_whole_in_a_table_of_its_own():
-    hands = [G(60, knocker="A"), G(60, knocker="A"), wins("B", 17)]  # A wins game 1
+    hands = [G(60, knocker="A"), G(60, knocker="A"), win("B", 17)]  # A wins game 1
     session = replay("match", ("A", "B"), hands, preset("classic", best_of=3))
 
     parts = session.parts(Decimal("0.10"))
@@ -91,8 +88,8 @@ def test_a_match_shows_each_game_whole_in_a_table_of_its_own():
 
 def test_each_chouette_game_keeps_the_box_it_had():
     # RULES.md §6: the team wins game 1 against X; Z becomes box for game 2.
-    game_1 = [wins("Y", 20), wins("Y", 15), wins("X", 30), wins("Z", 40), wins("Z", 30)]
-    session = replay("chouette", ("X", "Y", "Z"), [*game_1, wins("Z", 25)])
+    game_1 = [win("Y", 20), win("Y", 15), win("X", 30), win("Z", 40), win("Z", 30)]
+    session = replay("chouette", ("X", "Y", "Z"), [*game_1, win("Z", 25)])
 
     parts = session.parts(Decimal("0.10"))
 
@@ -118,7 +115,7 @@ def test_a_two_player_game_gives_the_winner_a_win_and_the_loser_a_loss():
 
 
 def test_a_running_game_gives_no_result():
-    assert replay("two_player", ("A", "B"), [wins("A", 50)]).results(Decimal(1)) == []
+    assert replay("two_player", ("A", "B"), [win("A", 50)]).results(Decimal(1)) == []
 
 
 def test_each_closed_hollywood_game_is_a_result_of_its_own():
@@ -151,12 +148,12 @@ def test_a_partnership_win_counts_for_both_partners():
     [
         # the team wins: every member wins, captain or not
         (
-            [wins("Y", 20), wins("Y", 15), wins("X", 30), wins("Z", 40), wins("Z", 30)],
+            [win("Y", 20), win("Y", 15), win("X", 30), win("Z", 40), win("Z", 30)],
             ("Y", "Z"),
             ("X",),
         ),
         # the box wins
-        ([wins("X", 60), wins("X", 50)], ("X",), ("Y", "Z")),
+        ([win("X", 60), win("X", 50)], ("X",), ("Y", "Z")),
     ],
 )
 def test_a_chouette_game_is_the_box_against_every_member(hands, winners, losers):
@@ -170,7 +167,7 @@ def test_a_chouette_game_is_the_box_against_every_member(hands, winners, losers)
 
 def test_a_three_player_game_ranks_the_others_by_their_final_totals():
     # P wins 60 as box; R, captain after the swap, wins 50 and takes the box; R wins 55.
-    hands = [wins("P", 60), wins("R", 50), wins("R", 55)]
+    hands = [win("P", 60), win("R", 50), win("R", 55)]
     session = replay("three_player", ("P", "Q", "R"), hands)
 
     (result,) = session.results(Decimal(0))
@@ -205,7 +202,7 @@ def test_hand_stats_count_the_hands_each_player_played_and_won():
 
 def test_hand_stats_count_only_the_two_at_the_table():
     # RULES.md §6: X boxes every hand; Y captains three, Z two.
-    hands = [wins("Y", 20), wins("Y", 15), wins("X", 30), wins("Z", 40), wins("Z", 30)]
+    hands = [win("Y", 20), win("Y", 15), win("X", 30), win("Z", 40), win("Z", 30)]
     stats = replay("chouette", ("X", "Y", "Z"), hands).hand_stats()
 
     assert {name: (s.hands, s.won, s.points) for name, s in stats.items()} == {
@@ -216,7 +213,7 @@ def test_hand_stats_count_only_the_two_at_the_table():
 
 
 def test_hand_stats_of_a_partnership_count_each_table():
-    rounds = [Round((wins("A", 10), wins("D", 4))), Round((Hand.no_game(), wins("C", 7)))]
+    rounds = [Round((win("A", 10), win("D", 4))), Round((Hand.no_game(), win("C", 7)))]
     stats = replay("partnership", ("A", "B", "C", "D"), rounds).hand_stats()
 
     assert {name: (s.hands, s.won) for name, s in stats.items()} == {

@@ -8,18 +8,13 @@ from hypothesis import strategies as st
 
 from scorekeeper.engine.game import GameClosedError, Payment, PlayerError
 from scorekeeper.engine.hand import Hand, HandError
-from scorekeeper.engine.record import Record, parse_record, record_json, tally
 from scorekeeper.engine.roles import NotAtTableError, Roles
 from scorekeeper.engine.rules import DealerRule, Shutout, preset
 from scorekeeper.engine.settlement import points_of
 from scorekeeper.engine.three_player import ThreePlayer, ThreePlayerLine, rotation_tally
+from tests.engine.helpers import win
 
 PQR = ("P", "Q", "R")
-
-
-def win(player, points):
-    """A knock that wins ``player`` exactly ``points``."""
-    return Hand.knock(1, points + 1, knocker=player)
 
 
 def play(hands, players=PQR, **overrides):
@@ -295,25 +290,6 @@ def games(draw):
         else:
             game.record(Hand.knock(draw(st.integers(1, 10)), dd, knocker=knocker))
     return rules, tuple(line.hand for line in game.lines)
-
-
-@given(games(), st.sampled_from(["0", "0.05", "0.125", "1"]))
-def test_balances_sum_to_zero(game, stake):
-    rules, hands = game
-    balances = tally(Record("three_player", rules, PQR, None, Decimal(stake), hands))["balances"]
-    assert sum(b["points"] for b in balances.values()) == 0
-    assert sum(Decimal(b["amount"]) for b in balances.values()) == 0
-
-
-@given(games())
-def test_the_same_hands_give_the_same_tally(game):
-    rules, hands = game
-    record = Record("three_player", rules, PQR, None, Decimal("0.05"), hands)
-    assert tally(record) == tally(record)
-    assert tally(parse_record(record_json(record))) == tally(record)
-    assert ThreePlayer.replay(PQR, rules, None, hands).lines == (
-        ThreePlayer.replay(PQR, rules, None, hands).lines
-    )
 
 
 @given(games())

@@ -14,11 +14,10 @@ from hypothesis import strategies as st
 
 from tests.table.conftest import FORMAT_RECORD
 
-# Fast and reproducible enough for CI: a fixed seed, no deadline (a PDF or a database
-# round trip may take a while on a busy machine).
+# Fast and reproducible enough for CI: a fixed seed (and, like every property test, no
+# deadline: the profile of tests/conftest.py).
 FUZZ = settings(
     max_examples=60,
-    deadline=None,
     derandomize=True,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )

@@ -1,26 +1,22 @@
 """tally, sheet, standings and evaluate under malformed and extreme input: a clear
 ``error:`` line and status 2, or a good result; never a traceback.
 
-The commands run in-process (call_command) so that hypothesis can try many inputs; a
-few run as real processes too, to see what a user sees on the terminal.
+The commands run in-process (tests/commands.py) so that hypothesis can try many inputs;
+tests/test_*_command.py and tests/sheets/test_commands.py run each once as a process.
 """
 
 from __future__ import annotations
 
-import io
 import json
-import subprocess
-import sys
 import time
-from pathlib import Path
 from typing import Any
 
 import pytest
-from django.core.management import call_command
 from hypothesis import given
 from hypothesis import strategies as st
 
 from scorekeeper.engine import bounds
+from tests.commands import run
 from tests.fuzz.strategies import (
     FUZZ,
     RECORD,
@@ -30,18 +26,6 @@ from tests.fuzz.strategies import (
     mutated_records,
     record_texts,
 )
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def run(command: str, *args: str, stdin: str = "") -> tuple[int, str, str]:
-    """Run a command in-process: its exit status, standard output and error."""
-    out, err = io.StringIO(), io.StringIO()
-    try:
-        call_command(command, *args, stdin=io.StringIO(stdin), stdout=out, stderr=err)
-    except SystemExit as exit:
-        return int(exit.code or 0), out.getvalue(), err.getvalue()
-    return 0, out.getvalue(), err.getvalue()
 
 
 def assert_clear_refusal_or_result(status: int, out: str, err: str, prints: bool = True) -> Any:
@@ -157,48 +141,41 @@ def test_evaluate_refuses_any_cards_clearly(cards):
     assert_clear_refusal_or_result(*run("evaluate", as_text(cards)))
 
 
-# Real processes: what the terminal shows, and how long it takes.
-
-
-def manage(*args: str, stdin: bytes = b"") -> tuple[subprocess.CompletedProcess[bytes], float]:
-    start = time.monotonic()
-    result = subprocess.run(
-        [sys.executable, "manage.py", *args], input=stdin, capture_output=True, cwd=ROOT
-    )
-    return result, time.monotonic() - start
+# What the terminal shows: one error line, never a traceback.
 
 
 @pytest.mark.parametrize(
     ("stdin", "message"),
     [
-        (b"[" * 100_000, b"error: the JSON nests deeper than 32 levels"),
-        (b'{"stake": ' + b"1" * 5000 + b"}", b"error: the number 111111111111"),
-        (b'{"players": ["\\ud800", "B"]}', b"error: the text holds a lone surrogate (\\ud800)"),
-        (b'{"players": ["A\\u0000", "B"]}', b"error: the text holds a NUL character"),
-        (b'{"players": ["A", "B"], "stake": "1e9"}', b"error: stake: '1e9' is not a money"),
-        (b'{"players": ["A", "B"], "stake": 1e308}', b"error: stake: 1e+308 is not a money"),
+        (b"[" * 100_000, "error: the JSON nests deeper than 32 levels"),
+        (b'{"stake": ' + b"1" * 5000 + b"}", "error: the number 111111111111"),
+        (b'{"players": ["\\ud800", "B"]}', "error: the text holds a lone surrogate (\\ud800)"),
+        (b'{"players": ["A\\u0000", "B"]}', "error: the text holds a NUL character"),
+        (b'{"players": ["A", "B"], "stake": "1e9"}', "error: stake: '1e9' is not a money"),
+        (b'{"players": ["A", "B"], "stake": 1e308}', "error: stake: 1e+308 is not a money"),
         (
             b'{"players": ["A", "B"], "rules": {"money_unit": "1e-30"}}',
-            b"error: rules: money_unit must be a positive decimal",
+            "error: rules: money_unit must be a positive decimal",
         ),
-        (b" " * (bounds.MAX_RECORD_BYTES + 1), b"error: cannot read -: it is larger than"),
+        (b" " * (bounds.MAX_RECORD_BYTES + 1), "error: cannot read -: it is larger than"),
     ],
 )
-def test_tally_on_the_terminal_prints_one_error_line_and_exits_2(stdin, message):
-    result, _ = manage("tally", "-", stdin=stdin)
-    assert result.returncode == 2
-    assert result.stderr.startswith(message), result.stderr
-    assert b"Traceback" not in result.stderr
+def test_tally_prints_one_error_line_and_exits_2(stdin, message):
+    status, out, err = run("tally", "-", stdin=stdin)
+    assert (status, out) == (2, "")
+    assert err.startswith(message), err
+    assert err.count("\n") == 1
 
 
 def test_sheet_refuses_a_title_of_20000_characters_at_once(tmp_path):
-    record = json.dumps(RECORD).encode()
-    result, seconds = manage(
-        "sheet", "-", "-o", str(tmp_path / "s.pdf"), "--title", "x" * 20_000, stdin=record
-    )
-    assert result.returncode == 2
-    assert result.stderr == b"error: --title: the title is longer than 200 characters\n"
-    assert seconds < 30  # it took 120 s to draw
+    start = time.monotonic()
+    status, _, err = run(
+        "sheet", "-", "-o", str(tmp_path / "s.pdf"), "--title", "x" * 20_000,
+        stdin=json.dumps(RECORD),
+    )  # fmt: skip
+    assert status == 2
+    assert err == "error: --title: the title is longer than 200 characters\n"
+    assert time.monotonic() - start < 30  # it took 120 s to draw
 
 
 def test_sheet_draws_the_longest_title_allowed_quickly(tmp_path):

@@ -1,48 +1,38 @@
-"""``manage.py sheet`` and ``manage.py pad``: PDFs from the command line, no database."""
+"""``manage.py sheet`` and ``manage.py pad``: PDFs from the command line, no database.
+
+The commands run in-process (tests/commands.py), and each once as a real process. No
+test here has the django_db mark: pytest-django fails any that touches the database.
+"""
 
 import io
-import os
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 from pypdf import PdfReader
 
-ROOT = Path(__file__).resolve().parent.parent.parent
-RECORDS = ROOT / "tests" / "records"
+from tests.commands import RECORDS, manage, run
+from tests.sheets.helpers import text_of
 
-
-def manage(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
-    # A fixed I/O encoding keeps the test independent of the machine's locale; no
-    # DATABASE_URL proves that no database is needed.
-    env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
-    env["PYTHONIOENCODING"] = "utf-8"
-    return subprocess.run(
-        [sys.executable, "manage.py", *args], cwd=ROOT, env=env, input=stdin, capture_output=True
-    )
-
-
-def text_of(pdf: bytes) -> str:
-    return " ".join(
-        " ".join(page.extract_text().split()) for page in PdfReader(io.BytesIO(pdf)).pages
-    )
+# Where the database would be if a command looked for one: nowhere.
+NO_DATABASE = {"DATABASE_URL": "postgres://nobody@0.0.0.0:1/x"}
 
 
 def test_sheet_writes_the_score_sheet_of_a_record(tmp_path):
     out = tmp_path / "sheet.pdf"
-    result = manage("sheet", str(RECORDS / "format_example.json"), "-o", str(out))
-    assert result.returncode == 0, result.stderr
-    assert (result.stdout, result.stderr) == (b"", b"")
+    result = run("sheet", str(RECORDS / "format_example.json"), "-o", str(out))
+    assert result.status == 0, result.err
+    assert (result.out, result.err) == ("", "")
     pdf = out.read_bytes()
     assert pdf.startswith(b"%PDF-")
     assert "Total 261 86" in text_of(pdf)
 
 
-def test_sheet_reads_standard_input_and_writes_standard_output():
+def test_sheet_on_the_terminal_reads_standard_input_and_writes_standard_output():
+    """The real entry point: the record's bytes in, the PDF's bytes out, no database."""
     record = (RECORDS / "hollywood.json").read_bytes()
-    result = manage("sheet", "-", "-o", "-", "--title", "Jürgen's Hollywood", stdin=record)
-    assert result.returncode == 0, result.stderr
+    result = manage(
+        "sheet", "-", "-o", "-", "--title", "Jürgen's Hollywood", stdin=record, env=NO_DATABASE
+    )
+    assert (result.returncode, result.stderr) == (0, b""), result.stderr
     text = text_of(result.stdout)
     assert text.startswith("Jürgen's Hollywood")
     assert "Total 330 122 292 90 280 120" in text
@@ -50,17 +40,17 @@ def test_sheet_reads_standard_input_and_writes_standard_output():
 
 def test_sheet_prints_the_date_it_is_given(tmp_path):
     out = tmp_path / "sheet.pdf"
-    result = manage(
+    result = run(
         "sheet", str(RECORDS / "three_player.json"), "-o", str(out), "--date", "2025-03-14"
     )
-    assert result.returncode == 0, result.stderr
+    assert result.status == 0, result.err
     assert "Three players · March 14, 2025 · Paula, Quinn, Rita" in text_of(out.read_bytes())
 
 
 def test_two_runs_write_the_same_bytes(tmp_path):
     for name in ("one.pdf", "two.pdf"):
-        result = manage("sheet", str(RECORDS / "chouette.json"), "-o", str(tmp_path / name))
-        assert result.returncode == 0, result.stderr
+        result = run("sheet", str(RECORDS / "chouette.json"), "-o", str(tmp_path / name))
+        assert result.status == 0, result.err
     assert (tmp_path / "one.pdf").read_bytes() == (tmp_path / "two.pdf").read_bytes()
 
 
@@ -79,14 +69,14 @@ def test_two_runs_write_the_same_bytes(tmp_path):
 def test_sheet_refuses_a_bad_record_with_status_2(tmp_path, record, line):
     out = tmp_path / "sheet.pdf"
     path = RECORDS / record
-    result = manage("sheet", str(path), "-o", str(out))
-    assert result.returncode == 2
-    assert result.stderr.decode() == line.format(path=path) + "\n"
+    result = run("sheet", str(path), "-o", str(out))
+    assert result.status == 2
+    assert result.err == line.format(path=path) + "\n"
     assert not out.exists()
 
 
 def test_sheet_refuses_a_date_that_is_no_date(tmp_path):
-    result = manage(
+    result = run(
         "sheet",
         str(RECORDS / "format_example.json"),
         "-o",
@@ -94,16 +84,18 @@ def test_sheet_refuses_a_date_that_is_no_date(tmp_path):
         "--date",
         "14.3.",
     )
-    assert result.returncode == 2
-    assert result.stderr.decode() == "error: --date: '14.3.' is not a date like 2025-03-14\n"
+    assert result.status == 2
+    assert result.err == "error: --date: '14.3.' is not a date like 2025-03-14\n"
 
 
-def test_pad_writes_a_one_page_pad(tmp_path):
+def test_pad_on_the_terminal_writes_a_one_page_pad(tmp_path):
+    """The real entry point, without a database."""
     out = tmp_path / "pad.pdf"
     result = manage(
-        "pad", "--kind", "hollywood", "--preset", "classic", "--paper", "a4", "-o", str(out)
-    )
-    assert result.returncode == 0, result.stderr
+        "pad", "--kind", "hollywood", "--preset", "classic", "--paper", "a4", "-o", str(out),
+        env=NO_DATABASE,
+    )  # fmt: skip
+    assert (result.returncode, result.stdout, result.stderr) == (0, b"", b""), result.stderr
     reader = PdfReader(io.BytesIO(out.read_bytes()))
     assert len(reader.pages) == 1
     text = " ".join(reader.pages[0].extract_text().split())
@@ -113,7 +105,7 @@ def test_pad_writes_a_one_page_pad(tmp_path):
 
 def test_pad_takes_rule_changes_and_letter_paper(tmp_path):
     out = tmp_path / "pad.pdf"
-    result = manage(
+    result = run(
         "pad",
         "--paper",
         "letter",
@@ -124,7 +116,7 @@ def test_pad_takes_rule_changes_and_letter_paper(tmp_path):
         "-o",
         str(out),
     )
-    assert result.returncode == 0, result.stderr
+    assert result.status == 0, result.err
     text = text_of(out.read_bytes())
     assert "Gin bonus: 30*" in text
     assert "Shutout: none*" in text
@@ -150,7 +142,7 @@ def test_pad_takes_rule_changes_and_letter_paper(tmp_path):
 )
 def test_pad_refuses_what_it_cannot_print_with_status_2(tmp_path, options, line):
     out = tmp_path / "pad.pdf"
-    result = manage("pad", *options, "-o", str(out))
-    assert result.returncode == 2
-    assert result.stderr.decode() == line + "\n"
+    result = run("pad", *options, "-o", str(out))
+    assert result.status == 2
+    assert result.err == line + "\n"
     assert not out.exists()

@@ -19,7 +19,7 @@ from django.utils import translation
 
 from scorekeeper import engine
 from scorekeeper.engine import Cell
-from scorekeeper.engine.record import RecordError, loads, parse_record, replay
+from scorekeeper.engine.record import RecordError, parse_record, replay
 from scorekeeper.engine.settlement import Transfer
 from scorekeeper.sheets.common import Balance, RuleLine, RulesText, rules_text
 from scorekeeper.sheets.evening_tally import (
@@ -41,17 +41,13 @@ from scorekeeper.sheets.score_sheet import (
     score_sheet,
 )
 from scorekeeper.vocabulary import foot_label, game_name, outcome_name
+from tests.sheets.helpers import RECORDS, record_of
 
-RECORDS = Path(__file__).resolve().parent.parent / "records"
 SHEETS = json.loads((Path(__file__).parent / "fixtures" / "sheets.json").read_text("utf-8"))
 KINDS = ("format_example", "hollywood", "match", "partnership", "chouette", "three_player")
 NUMBERED = {"hollywood", "match", "chouette"}  # kinds whose games are called "Game 1", ...
 
 CLASSIC = tuple(RuleLine(label, value) for label, value in SHEETS["classic_rules"])
-
-
-def record_of(name: str) -> engine.record.Record:
-    return loads((RECORDS / f"{name}.json").read_text(encoding="utf-8"))
 
 
 def sheet_of(name: str) -> ScoreSheet:

@@ -4,36 +4,21 @@ import io
 import re
 from datetime import date
 from decimal import Decimal
-from pathlib import Path
 
 import pytest
 from django.utils import translation
 from pypdf import PdfReader
 
 from scorekeeper import engine
-from scorekeeper.engine.record import Record, loads, parse_record
+from scorekeeper.engine.record import Record, parse_record
 from scorekeeper.engine.settlement import Transfer
 from scorekeeper.sheets.evening_tally import Debt, SettleLine, evening_sheet, render_evening
 from scorekeeper.sheets.score_pad import PAD_KINDS, render_pad, score_pad
 from scorekeeper.sheets.score_sheet import render_score_sheet, score_sheet
+from tests.sheets.helpers import flat, pages, record_of
 
-RECORDS = Path(__file__).resolve().parent.parent / "records"
 KINDS = ("format_example", "hollywood", "match", "partnership", "chouette", "three_player")
 MARKUP = "<b>Eve</b> & <font size=40>Mallory</font>"
-
-
-def record_of(name: str) -> Record:
-    return loads((RECORDS / f"{name}.json").read_text(encoding="utf-8"))
-
-
-def pages(pdf: bytes) -> list[str]:
-    """The text of each page."""
-    return [page.extract_text() for page in PdfReader(io.BytesIO(pdf)).pages]
-
-
-def flat(text: str) -> str:
-    """The text with every run of white space as one space: wrapped lines join again."""
-    return " ".join(text.split())
 
 
 def knock(knocker: str, points: int) -> dict:

@@ -25,6 +25,7 @@ from scorekeeper.sheets.standings import (
     render_standings,
     standings_sheet,
 )
+from tests.sheets.helpers import flat, pages
 
 SUBTITLE = "Autumn league · 1 Sep – 30 Nov 2026 · win 2, shutout win 3, loss 0"
 HEADINGS = (
@@ -65,15 +66,6 @@ def season(min_games: int = 1) -> engine.Standings:
 def sheet(**options) -> StandingsSheet:
     options.setdefault("standings", season())
     return standings_sheet(title="Gin Club Köln: Autumn", subtitle=SUBTITLE, **options)
-
-
-def pages(pdf: bytes) -> list[str]:
-    return [page.extract_text() for page in PdfReader(io.BytesIO(pdf)).pages]
-
-
-def flat(text: str) -> str:
-    """The text with every run of white space as one space: wrapped lines join again."""
-    return " ".join(text.split())
 
 
 # The data

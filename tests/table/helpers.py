@@ -11,7 +11,7 @@ from django.urls import resolve, reverse
 
 from scorekeeper import engine
 from scorekeeper.table.forms import rule_initial
-from scorekeeper.table.models import Partie
+from scorekeeper.table.models import Hand, HandChange, Partie
 
 # A hand as the hand form posts it, or (knocker, points) for ``wins(knocker, points)``.
 HandData = dict[str, str] | tuple[str, int]
@@ -89,6 +89,11 @@ def wins(knocker: str, points: int) -> dict[str, str]:
     }
 
 
+def at(table: int, fields: dict[str, str]) -> dict[str, str]:
+    """A hand's fields as the round form names them at one table (prefix t1- or t2-)."""
+    return {f"t{table}-{name}": value for name, value in fields.items()}
+
+
 def post_hand(client: Client, partie: Partie, data: dict[str, Any], **extra: Any):
     return client.post(reverse("hand_create", args=[partie.pk]), data, **extra)
 
@@ -110,3 +115,30 @@ def record(client: Client, partie: Partie, *hands: HandData) -> Partie:
 def page(client: Client, partie: Partie) -> str:
     """The partie's page as ``client`` sees it."""
     return client.get(reverse("partie_detail", args=[partie.pk])).content.decode()
+
+
+def rows_of(partie: Partie) -> list[tuple]:
+    """The partie's hands as stored: number, table, kind, knocker, both deadwoods."""
+    return list(
+        Hand.objects.filter(partie=partie)
+        .order_by("number", "table")
+        .values_list(
+            "number", "table", "kind", "knocker__name", "knocker_deadwood", "defender_deadwood"
+        )
+    )
+
+
+def state_of(partie: Partie) -> tuple:
+    """What a refused request, or one that changes nothing, must leave as it was: the
+    partie, its hands and its audit trail."""
+    partie = Partie.objects.get(pk=partie.pk)
+    changes = list(HandChange.objects.filter(partie=partie).order_by("pk").values_list("action"))
+    return (
+        partie.owner_id,
+        partie.state,
+        partie.closed_at,
+        partie.summary,
+        partie.rules,
+        rows_of(partie),
+        changes,
+    )

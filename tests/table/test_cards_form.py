@@ -19,7 +19,7 @@ from django.urls import reverse
 from scorekeeper import engine
 from scorekeeper.table import services
 from scorekeeper.table.models import Hand, HandChange, Partie
-from tests.table.helpers import post_hand
+from tests.table.helpers import at, post_hand, rows_of
 
 pytestmark = pytest.mark.django_db
 
@@ -99,16 +99,6 @@ def checked(html, name):
         rf'<input type="radio" name="{re.escape(name)}" value="([^"]*)"[^>]*checked', html
     )
     return found.group(1) if found else None
-
-
-def rows_of(partie):
-    return list(
-        Hand.objects.filter(partie=partie)
-        .order_by("number", "table")
-        .values_list(
-            "number", "table", "kind", "knocker__name", "knocker_deadwood", "defender_deadwood"
-        )
-    )
 
 
 def nothing_saved(partie, hands=0):
@@ -438,10 +428,6 @@ def partnership(owner):
         kind=Partie.Kind.PARTNERSHIP,
         first_dealer="Anna",
     )
-
-
-def at(table, fields):
-    return {f"t{table}-{name}": value for name, value in fields.items()}
 
 
 TABLE_1 = {"kind": "knock", "knocker": "Anna", "knocker_deadwood": "4", "defender_deadwood": "20"}

@@ -13,7 +13,17 @@ from scorekeeper import engine
 from scorekeeper.engine.record import loads, tally
 from scorekeeper.table import selectors, services
 from scorekeeper.table.models import Hand, HandChange, Partie, Player
-from tests.table.helpers import page, post_hand, record, start, start_fields, wins
+from tests.table.helpers import (
+    at,
+    page,
+    post_hand,
+    record,
+    rows_of,
+    start,
+    start_fields,
+    state_of,
+    wins,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -43,11 +53,6 @@ def knock(knocker, dk, dd):
 
 def gin(knocker, dd):
     return {"kind": "gin", "knocker": knocker, "defender_deadwood": str(dd)}
-
-
-def at(table, fields):
-    """A hand's fields as the round form names them at one table (prefix t1- or t2-)."""
-    return {f"t{table}-{name}": value for name, value in fields.items()}
 
 
 def round_of(first, second):
@@ -82,23 +87,6 @@ def table_fieldset(html, number):
     block = html[html.index(f"<legend>Table {number}: ") :]
     end = "<legend>Table 2: " if number == 1 else '<button type="submit">'
     return block[: block.index(end)]
-
-
-def rows_of(partie):
-    return list(
-        Hand.objects.filter(partie=partie)
-        .order_by("number", "table")
-        .values_list(
-            "number", "table", "kind", "knocker__name", "knocker_deadwood", "defender_deadwood"
-        )
-    )
-
-
-def state_of(partie):
-    """What a refused request must leave as it was."""
-    partie = Partie.objects.get(pk=partie.pk)
-    changes = HandChange.objects.filter(partie=partie).count()
-    return partie.state, partie.summary, partie.rules, rows_of(partie), changes
 
 
 # Starting each kind through the start form

@@ -15,8 +15,8 @@ from django.urls import resolve, reverse
 
 from scorekeeper.engine.record import loads, tally
 from scorekeeper.table import selectors
-from scorekeeper.table.models import Hand, HandChange, Partie, Seat
-from tests.table.helpers import page, post_hand, record, start, start_fields, wins
+from scorekeeper.table.models import Hand, Partie, Seat
+from tests.table.helpers import page, post_hand, record, start, start_fields, state_of, wins
 
 pytestmark = pytest.mark.django_db
 
@@ -77,18 +77,6 @@ def pays_lines(html):
     """The settlement lines under the sheet, tags removed."""
     lines = re.findall(r'<p class="pays">(.*?)</p>', html, re.S)
     return [" ".join(re.sub(r"<[^>]+>", "", line).split()) for line in lines]
-
-
-def state_of(partie):
-    """What a refused request must leave as it was."""
-    partie = Partie.objects.get(pk=partie.pk)
-    hands = list(
-        Hand.objects.filter(partie=partie)
-        .order_by("number")
-        .values_list("number", "kind", "knocker__name", "knocker_deadwood", "defender_deadwood")
-    )
-    changes = HandChange.objects.filter(partie=partie).count()
-    return partie.state, partie.summary, hands, changes
 
 
 def seats_of(partie):

@@ -7,7 +7,8 @@ from django.urls import reverse
 
 from scorekeeper import engine
 from scorekeeper.table import services
-from scorekeeper.table.models import Hand, HandChange, Partie
+from scorekeeper.table.models import Hand, HandChange
+from tests.table.helpers import state_of
 
 pytestmark = pytest.mark.django_db
 
@@ -19,18 +20,6 @@ TWO_HANDS = (K(5, 27, knocker="Anna"), G(16, knocker="Ben"))
 
 def url_of(partie):
     return reverse("partie_rules_change", args=[partie.pk])
-
-
-def state_of(partie):
-    """What a request that changes nothing must leave as it was."""
-    partie = Partie.objects.get(pk=partie.pk)
-    hands = list(
-        Hand.objects.filter(partie=partie)
-        .order_by("number", "table")
-        .values_list("number", "kind", "knocker__name", "knocker_deadwood", "defender_deadwood")
-    )
-    changes = list(HandChange.objects.filter(partie=partie).values_list("action", flat=True))
-    return partie.state, partie.closed_at, partie.summary, partie.rules, hands, changes
 
 
 def compare_rows(html):

@@ -9,6 +9,7 @@ from django.urls import reverse
 
 from scorekeeper import engine
 from scorekeeper.table.models import Hand, HandChange, Partie, Player
+from tests.table.helpers import state_of
 
 pytestmark = pytest.mark.django_db
 
@@ -22,24 +23,6 @@ def knock(knocker="Anna", dk=5, dd=27):
         "knocker_deadwood": str(dk),
         "defender_deadwood": str(dd),
     }
-
-
-def state_of(partie):
-    """What a refused request must leave as it was."""
-    partie = Partie.objects.get(pk=partie.pk)
-    hands = list(
-        Hand.objects.filter(partie=partie)
-        .order_by("number")
-        .values_list("number", "kind", "knocker__name", "knocker_deadwood", "defender_deadwood")
-    )
-    return (
-        partie.owner_id,
-        partie.state,
-        partie.summary,
-        partie.rules,
-        hands,
-        HandChange.objects.filter(partie=partie).count(),
-    )
 
 
 def owner_urls(partie):
