@@ -646,3 +646,64 @@ class PartieStats(models.Model):
 
     def __str__(self) -> str:
         return f"{self.partie}: {self.player} {self.hands}"
+
+
+class PlayerMerge(models.Model):
+    """Two entries of a club's roster made one (services.player_merge), kept so that it
+    can be read and undone: who stayed, who went and what moved from him. ``moved``
+    holds what the undo puts back (services.player_merge_undo): the gone player's
+    parties (everything of the kept player's there was his: the two never sat
+    together), the seats, knocks, first deals and evening transfers by id, and the
+    transfers between the two that the merge dropped."""
+
+    club = models.ForeignKey(
+        "clubs.Club", on_delete=models.CASCADE, related_name="player_merges", verbose_name=_("club")
+    )
+    # Ids, not foreign keys: either player may be gone and back again (an undo gives
+    # the gone player his id again), and the record of the merge stays.
+    keep_id = models.PositiveBigIntegerField(_("kept player"))
+    keep_name = models.CharField(_("kept name"), max_length=60)
+    gone_id = models.PositiveBigIntegerField(_("merged player"))
+    gone_name = models.CharField(_("merged name"), max_length=60)
+    gone_owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    gone_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    gone_created_at = models.DateTimeField(_("merged player entered"))
+    # The kept player had no account link and took the gone one's.
+    took_account = models.BooleanField(_("took the account link"), default=False)
+    moved = models.JSONField(_("moved"), default=dict)
+    parties = models.PositiveIntegerField(_("parties"), default=0)
+    games = models.PositiveIntegerField(_("games"), default=0)
+    payments = models.PositiveIntegerField(_("evening payments"), default=0)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
+        verbose_name=_("merged by"),
+    )
+    at = models.DateTimeField(_("merged"), auto_now_add=True)
+    undone_at = models.DateTimeField(_("undone"), null=True, blank=True)
+    undone_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("undone by"),
+    )
+
+    class Meta:
+        verbose_name = _("player merge")
+        verbose_name_plural = _("player merges")
+        ordering = ["-at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.gone_name} → {self.keep_name}"
+
+    @property
+    def is_undone(self) -> bool:
+        return self.undone_at is not None

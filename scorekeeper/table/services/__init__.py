@@ -22,7 +22,14 @@ from .parties import (
     partie_rules_change,
     partie_start,
 )
-from .players import PlayerChangeError, player_link, player_merge, player_rename
+from .players import (
+    PlayerChangeError,
+    player_add,
+    player_link,
+    player_merge,
+    player_merge_undo,
+    player_rename,
+)
 from .repair import RepairError, evening_reopen, partie_delete, partie_restore
 from .sharing import evening_share, partie_share
 
@@ -46,7 +53,9 @@ __all__ = [
     "partie_rules_change",
     "partie_share",
     "partie_start",
+    "player_add",
     "player_link",
     "player_merge",
+    "player_merge_undo",
     "player_rename",
 ]
