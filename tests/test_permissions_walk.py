@@ -50,7 +50,7 @@ from scorekeeper.clubs.services import personal_club
 from scorekeeper.league import services as league_services
 from scorekeeper.league.models import Season
 from scorekeeper.table import services
-from scorekeeper.table.models import HandChange, Partie
+from scorekeeper.table.models import HandChange, Partie, PlayerMerge
 from tests.clubs.conftest import ClubThings, G, K, club_things, skat_club, start
 from tests.conftest import PASSWORD
 from tests.table.helpers import rules_form_data, start_form_data, wins
@@ -78,6 +78,7 @@ class Things(ClubThings):
     gone: Partie | None = None  # deleted, to be restored
     dropped: HandChange | None = None  # the partie's hand 2, deleted: to be undone
     reopened: HandChange | None = None  # an evening settled and reopened: to be undone
+    merge: PlayerMerge | None = None  # Zed merged into Anna: to be undone
 
 
 @dataclass(frozen=True)
@@ -223,8 +224,11 @@ WALKS = [
         "other": "Dora", "confirm": "1"})),  # Dora never sat with Anna
     Walk("player_merge", player, post=Ask(Role.SCORER, data=lambda t: {"other": "Dora"}),
          variant="preview"),  # what the merge will do: nothing yet
-    Walk("player_list", slug, get=READ),
-    Walk("player_list", slug, get=READ, query=lambda t: "q=an"),
+    Walk("player_list", slug, get=READ,
+         post=Ask(Role.SCORER, 302, data=lambda t: {"name": "Quentin"})),
+    Walk("player_list", slug, get=READ, query=lambda t: "q=an",
+         post=Ask(Role.SCORER, 302, data=lambda t: {"name": "Quentin"})),
+    Walk("player_merge_undo", lambda t: [t.merge.pk], post=Ask(Role.SCORER, 302)),
     Walk("my_games", get=PAGE),
     # The clubs app
     Walk("club_list", get=PAGE, post=Ask(LOGIN, 302, data=lambda t: {"name": "Rummy Friends"})),
@@ -382,8 +386,11 @@ def club_and_more(things: ClubThings, scorer: User, owner: User) -> Things:
     services.hand_record(partie=closed, hand=G(80, knocker="Eve"), user=scorer)
     services.evening_settle(evening=earlier)
     reopened = services.evening_reopen(evening=earlier, user=owner)
+    zed = services.player_add(club=club, name="Zed", owner=scorer)
+    merge = services.player_merge(keep=things.player, gone=zed, user=scorer)
     return Things(
-        **vars(things), season=season, past=past, gone=gone, dropped=dropped, reopened=reopened
+        **vars(things), season=season, past=past, gone=gone, dropped=dropped, reopened=reopened,
+        merge=merge,
     )
 
 

@@ -28,5 +28,6 @@ urlpatterns = [
     path("players/<int:pk>/account/", players.player_account, name="player_account"),
     path("players/<int:pk>/rename/", players.player_rename, name="player_rename"),
     path("players/<int:pk>/merge/", players.player_merge, name="player_merge"),
+    path("players/merges/<int:pk>/undo/", players.player_merge_undo, name="player_merge_undo"),
     path("clubs/<slug:slug>/players/", players.player_list, name="player_list"),
 ]

@@ -9,7 +9,7 @@ from django.http import HttpRequest
 
 from scorekeeper.clubs.access import Role, object_in_club
 
-from .models import Evening, Partie, Player
+from .models import Evening, Partie, Player, PlayerMerge
 from .selectors import partie_with_players
 
 
@@ -25,3 +25,8 @@ def evening_for(request: HttpRequest, pk: int, need: Role = Role.MEMBER) -> Even
 
 def player_for(request: HttpRequest, pk: int, need: Role = Role.MEMBER) -> Player:
     return object_in_club(request, Player.objects.select_related("club", "user"), pk, need)
+
+
+def player_merge_for(request: HttpRequest, pk: int, need: Role = Role.SCORER) -> PlayerMerge:
+    """A merge of one of the user's clubs: its scorers may undo it."""
+    return object_in_club(request, PlayerMerge.objects.select_related("club"), pk, need)

@@ -32,6 +32,8 @@ from .models import (
     HandChange,
     Partie,
     Player,
+    PlayerMerge,
+    PlayerResult,
     Seat,
     Unscorable,
     scoring,
@@ -497,3 +499,38 @@ def player_ledger(player: Player) -> Ledger:
         [d for d in debts if d.payee_id == player.pk],
         parties,
     )
+
+
+def roster_names(club_id: int | None) -> list[str]:
+    """The club's players' names, by name: what a name field offers as it is typed."""
+    if club_id is None:
+        return []
+    players = Player.objects.filter(club_id=club_id).order_by("name")
+    return list(players.values_list("name", flat=True))
+
+
+@dataclass(frozen=True)
+class Footprint:
+    """What a merge moves of a player: his parties, closed games and evening transfers."""
+
+    player: Player
+    parties: int
+    games: int
+    payments: int
+
+
+def player_footprint(player: Player) -> Footprint:
+    return Footprint(
+        player,
+        Partie.all_objects.filter(seats__player=player).count(),
+        PlayerResult.objects.filter(player=player).count(),
+        EveningPayment.objects.filter(Q(payer=player) | Q(payee=player)).count(),
+    )
+
+
+def player_merges(club_id: int, keep: Player | None = None, last: int = 10) -> list[PlayerMerge]:
+    """The club's last merges not undone (into ``keep`` only, if given): what may be undone."""
+    merges = PlayerMerge.objects.filter(club_id=club_id, undone_at=None)
+    if keep is not None:
+        merges = merges.filter(keep_id=keep.pk)
+    return list(merges.select_related("by")[:last])

@@ -338,7 +338,7 @@ def test_the_merge_asks_for_a_confirmation_first(client_of, games):
 
     assert asked.status_code == 200
     html = asked.content.decode()
-    assert "Merge Ann into Anna?" in html and 'name="confirm"' in html
+    assert "Merge Anna and Ann?" in html and 'name="confirm"' in html
     assert Player.objects.filter(pk=ann.pk).exists()
 
     done = client_of("scorer").post(url, {"other": ann.name, "confirm": "1"})

@@ -3,6 +3,7 @@ game record imported."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -17,6 +18,7 @@ from scorekeeper.engine.record import RecordError, loads
 
 from ..messages import explain_record, record_text_message
 from ..models import Partie
+from .players import NameQuestion, answer_of, roster_answer, roster_input
 from .rules import PlainDecimalField, RulesForm, printable, stake_field
 
 KIND_HELP = _(
@@ -87,8 +89,10 @@ class PartieStartForm(RulesForm):
         help_text=_("Money per point, e.g. 0.05; 0 to play for honour."),
     )
 
-    def __init__(self, *args: Any, **kwargs: Any):
+    def __init__(self, *args: Any, roster: Sequence[str] = (), **kwargs: Any):
         super().__init__(*args, **kwargs)
+        self.roster = list(roster)  # the club's names: offered, and asked about when near
+        self.questions: dict[int, NameQuestion] = {}
         for n in range(MOST_SEATS, 0, -1):  # inserted after `kind`, so the last first
             self.fields = {
                 "kind": self.fields.pop("kind"),
@@ -97,6 +101,7 @@ class PartieStartForm(RulesForm):
                     max_length=bounds.MAX_NAME_LENGTH,
                     required=False,
                     validators=[printable],
+                    widget=roster_input(),
                 ),
                 **({} if n == 1 else {f"stake_{n}": _member_stake_field(n)}),
                 **self.fields,
@@ -109,9 +114,12 @@ class PartieStartForm(RulesForm):
         ]
 
     @property
-    def seat_fields(self) -> list[tuple[forms.BoundField, forms.BoundField | None]]:
+    def seat_fields(
+        self,
+    ) -> list[tuple[forms.BoundField, forms.BoundField | None, NameQuestion | None]]:
+        """Each seat's name, member stake and the question about its name, if any."""
         return [
-            (self[f"player_{n}"], self[f"stake_{n}"] if n > 1 else None)
+            (self[f"player_{n}"], self[f"stake_{n}"] if n > 1 else None, self.questions.get(n))
             for n in range(1, MOST_SEATS + 1)
         ]
 
@@ -150,6 +158,7 @@ class PartieStartForm(RulesForm):
                 self.add_error(field, _("Enter a name."))
             elif names[n - 1].casefold() in (m.casefold() for m in names[: n - 1]):
                 self.add_error(field, _("Each player needs a name of their own."))
+        self._ask_the_roster(names, seats)
         data["names"] = names[:seats]
         try:
             data["dealer"] = session.first_dealer_at(
@@ -165,6 +174,22 @@ class PartieStartForm(RulesForm):
             }
         )
         return data
+
+    def _ask_the_roster(self, names: list[str], seats: int) -> None:
+        """Seat the roster's player where a typed name is a slip for his (once the form
+        has asked and been answered); ask where it is not answered yet."""
+        for n in range(1, seats + 1):
+            field = f"player_{n}"
+            if not names[n - 1] or field in self.errors:
+                continue
+            others = {name.casefold() for i, name in enumerate(names[:seats], 1) if i != n}
+            roster = [name for name in self.roster if name.casefold() not in others]
+            answered = roster_answer(names[n - 1], roster, answer_of(self.data, field))
+            if isinstance(answered, NameQuestion):
+                self.questions[n] = answered
+                self.add_error(field, answered.message)
+            else:
+                names[n - 1] = answered
 
     @property
     def first_dealer_name(self) -> str | None:

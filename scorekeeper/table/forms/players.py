@@ -1,15 +1,106 @@
-"""Forms of a club's players: linked to a member's account, renamed, merged."""
+"""Forms of a club's players: added to the roster (once the near-name question is
+answered), linked to a member's account, renamed, merged; and that question itself,
+which every form where a player is named asks."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django import forms
 from django.contrib.auth import get_user_model
+from django.utils.text import get_text_list
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
+
+from scorekeeper.engine.names import is_same_name, near_names
 
 from ..models import Player
 from .rules import printable
+
+ROSTER_LIST = "roster-names"  # the id of the page's <datalist> of the club's names
+
+
+def roster_input(**attrs: str) -> forms.TextInput:
+    """A name field that offers the club's roster as it is typed (the page's datalist)."""
+    return forms.TextInput(attrs={"list": ROSTER_LIST, "autocomplete": "off", **attrs})
+
+
+@dataclass(frozen=True)
+class NameQuestion:
+    """A typed name the roster does not hold, but names near it: the form asks whether
+    it is one of those or a new player ("New player 'ben' — or did you mean Ben?")."""
+
+    typed: str
+    suggestions: tuple[str, ...]
+
+    @property
+    def new_allowed(self) -> bool:
+        """A name the roster holds in another case is that player: no new one of it."""
+        return not any(is_same_name(self.typed, name) for name in self.suggestions)
+
+    @property
+    def message(self) -> str:
+        names = get_text_list(list(self.suggestions), gettext("or"))
+        if self.new_allowed:
+            return gettext("New player “%(typed)s” — or did you mean %(names)s?") % {
+                "typed": self.typed,
+                "names": names,
+            }
+        return gettext("“%(typed)s” is on the roster as %(names)s: choose the name.") % {
+            "typed": self.typed,
+            "names": names,
+        }
+
+
+def roster_answer(typed: str, roster: Sequence[str], answer: str | None) -> str | NameQuestion:
+    """The name to seat for ``typed``: itself where the roster holds it or nothing near
+    it; else the answer to the question (a suggested name, or ``typed`` again for a new
+    player), or the question while it is not answered."""
+    suggestions = near_names(typed, roster)
+    if not suggestions:
+        return typed
+    question = NameQuestion(typed, suggestions)
+    if answer in suggestions:
+        return answer
+    if answer == typed and question.new_allowed:
+        return typed
+    return question
+
+
+def answer_of(data: Mapping[str, Any], field: str) -> str | None:
+    """The answer to the question about the name of ``field``, as the form sent it."""
+    return data.get(f"{field}_is")
+
+
+class PlayerAddForm(forms.Form):
+    """A new player for the club's roster: a name near one of the roster's is added only
+    once the question is answered (the answer names it again)."""
+
+    name = forms.CharField(
+        label=_("Name"),
+        max_length=Player._meta.get_field("name").max_length,
+        validators=[printable],
+        widget=roster_input(),
+    )
+
+    def __init__(self, *args: Any, roster: Sequence[str] = (), **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.roster = list(roster)
+        self.question: NameQuestion | None = None
+
+    def clean_name(self) -> str:
+        name = self.cleaned_data["name"].strip()
+        answered = roster_answer(name, self.roster, answer_of(self.data, "name"))
+        if isinstance(answered, NameQuestion):
+            self.question = answered
+            raise forms.ValidationError(answered.message)
+        if answered != name:  # one of the roster: nothing to add
+            raise forms.ValidationError(
+                gettext("%(name)s is on the roster already.") % {"name": answered}
+            )
+        return name
 
 
 class PlayerAccountForm(forms.Form):
@@ -53,7 +144,7 @@ class PlayerMergeForm(forms.Form):
         label=_("The same person as"),
         queryset=Player.objects.none(),
         to_field_name="name",
-        widget=forms.TextInput(attrs={"list": "club-players", "autocomplete": "off"}),
+        widget=roster_input(),
         help_text=_(
             "His parties, results and debts become this player's, and his entry is deleted."
         ),
@@ -70,3 +161,25 @@ class PlayerMergeForm(forms.Form):
     def names(self) -> list[str]:
         """The other players' names, for the suggestions."""
         return list(self.fields["other"].queryset.values_list("name", flat=True))
+
+
+class PlayerMergeConfirmForm(forms.Form):
+    """Which of the two names stays: either way round; by default the player with more
+    games (the page's player on a tie)."""
+
+    keep = forms.TypedChoiceField(
+        label=_("Which name stays?"), coerce=int, widget=forms.RadioSelect, required=False
+    )
+
+    def __init__(self, *args: Any, player: Player, other: Player, games: Mapping[int, int],
+                 **kwargs: Any):  # fmt: skip
+        super().__init__(*args, **kwargs)
+        self.player, self.other = player, other
+        field = self.fields["keep"]
+        field.choices = [(p.pk, p.name) for p in (player, other)]
+        field.initial = other.pk if games.get(other.pk, 0) > games.get(player.pk, 0) else player.pk
+
+    def pair(self) -> tuple[Player, Player]:
+        """(keep, gone) as chosen; the default where nothing is chosen."""
+        keep = self.cleaned_data.get("keep") or self.fields["keep"].initial
+        return (self.other, self.player) if keep == self.other.pk else (self.player, self.other)

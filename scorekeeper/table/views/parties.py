@@ -29,7 +29,7 @@ from ..forms.hands import entry_form
 from ..forms.parties import ImportForm, PartieStartForm, kind_seats
 from ..forms.rules import RulesForm, rule_initial
 from ..messages import explain, explain_record
-from ..models import HandChange, Partie, Unscorable
+from ..models import Evening, HandChange, Partie, Unscorable
 from ..services import evenings as evening_services
 from ..services import parties as partie_services
 from .common import HtmxHttpRequest, _club_form
@@ -77,11 +77,12 @@ def partie_new(request: HttpRequest) -> HttpResponse:
     evening = evening_for(request, int(evening_id), Role.SCORER) if evening_id else None
     if evening is not None and evening.is_settled:
         return redirect(evening)  # a settled evening takes no new partie; its page says so
-    form = PartieStartForm(request.POST or None)
     club_form = _club_form(request)
+    club_chosen = evening is not None or club_form.is_valid()  # an evening has its club
+    roster = selectors.roster_names(_roster_club(club_form, evening))
+    form = PartieStartForm(request.POST or None, roster=roster)
     notice = None
     if request.method == "POST":
-        club_chosen = evening is not None or club_form.is_valid()  # an evening has its club
         if form.is_valid() and club_chosen:
             data = form.cleaned_data
             try:
@@ -108,8 +109,23 @@ def partie_new(request: HttpRequest) -> HttpResponse:
         "notice": notice,
         "evening": evening,
         "seatings": kind_seats(),
+        "roster": roster,
     }
     return render(request, "table/partie_new.html", context)
+
+
+def _roster_club(club_form, evening: Evening | None) -> int | None:
+    """The club whose roster the name fields offer: the evening's, the one chosen, or the
+    one the form starts with."""
+    if evening is not None:
+        return evening.club_id
+    if club_form.is_bound:
+        return club_form.cleaned_data["club"].pk if club_form.is_valid() else None
+    initial = str(club_form.initial.get("club") or "")
+    if not initial.isdigit():
+        return None
+    choices = club_form.fields["club"].queryset  # where he scores: a stranger's is none
+    return choices.filter(pk=initial).values_list("pk", flat=True).first()
 
 
 @login_required
