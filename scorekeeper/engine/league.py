@@ -187,6 +187,26 @@ def ranked(lines: Iterable[Line], among: Mapping[str, int], min_games: int = 0) 
     )
 
 
+def played(lines: Iterable[Line]) -> tuple[Line, ...]:
+    """The ranked lines of those with a counted game, ranked again among themselves:
+    RULES.md §11 lists a player with none (his partie runs), and ranks him like anyone
+    with 0 points; a table shown without him closes the gap. The order and the ties
+    stay as they were.
+
+    >>> lines = [Line(1, "A", 2), Line(2, "Z"), Line(3, "B", 1), Line(3, "C", 1)]
+    >>> [(line.rank, line.player) for line in played(lines)]
+    [(1, 'A'), (2, 'B'), (2, 'C')]
+    """
+    kept, ranks = [], {}
+    for line in lines:
+        if not line.games:
+            continue
+        if line.rank is not None:
+            ranks.setdefault(line.rank, len(kept) + 1)
+        kept.append(replace(line, rank=line.rank and ranks[line.rank]))
+    return tuple(kept)
+
+
 def _parts(lines: Iterable[Line], min_games: int) -> tuple[list[Line], list[Line]]:
     lines = list(lines)
     return (

@@ -8,7 +8,7 @@ carried forward game by game (``league.ratings``).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from datetime import datetime, time, timedelta
 from functools import cached_property
 
@@ -366,19 +366,39 @@ class SeasonTable:
 
     @cached_property
     def standings(self) -> engine.Standings:
-        """The engine's standings, as the exports write them."""
+        """The engine's standings, every listed player's line: FORMAT.md's JSON."""
         return engine.Standings(tuple(row.line for row in self.rows), self.head_to_head, {})
+
+    @cached_property
+    def played_rows(self) -> list[StandingsRow]:
+        """The rows of the players with a counted game, ranked among themselves: what
+        the page, its CSV and its PDF show as the table."""
+        rows = {row.line.player: row for row in self.rows}
+        lines = engine.league.played(row.line for row in self.rows)
+        return [replace(rows[line.player], line=line) for line in lines]
+
+    @cached_property
+    def played_standings(self) -> engine.Standings:
+        """The standings of ``played_rows``, as the page's downloads write them."""
+        lines = tuple(row.line for row in self.played_rows)
+        return engine.Standings(lines, self.head_to_head, {})
+
+    @property
+    def without_games(self) -> list[str]:
+        """The season's players with no counted game yet (a partie of theirs runs), by
+        name: one line under the table, not rows of zeros."""
+        return sorted(row.line.player for row in self.rows if not row.line.games)
 
     @property
     def players(self) -> list[str]:
         return [row.line.player for row in self.rows]
 
     def sorted_rows(self, key: str, descending: bool = False) -> list[StandingsRow]:
-        """The rows by one column (the standings' order for an unknown one); the rows
+        """The played rows by one column (the standings' order for an unknown one); the rows
         without a figure there (no rank, no hands) come last either way."""
         value = SORTS.get(key, SORTS["rank"])
-        present = [row for row in self.rows if value(row) is not None]
-        missing = [row for row in self.rows if value(row) is None]
+        present = [row for row in self.played_rows if value(row) is not None]
+        missing = [row for row in self.played_rows if value(row) is None]
         return sorted(present, key=value, reverse=descending) + missing
 
     def meeting(self, player: str, other: str) -> engine.HeadToHead | None:
@@ -408,7 +428,7 @@ def counted_table(season: Season) -> SeasonTable:
         for line in lines
     ]
     names = {pk: name for name, pk in ids.items()}
-    top = [row.player_id for row in rows[:MATRIX]]
+    top = [row.player_id for row in rows if row.line.games][:MATRIX]
 
     def head_to_head(
         players: Iterable[int] | None = None,

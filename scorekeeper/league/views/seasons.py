@@ -156,7 +156,9 @@ def season_csv(request: HttpRequest, pk: int) -> HttpResponse:
     """The standings as CSV, in the reader's language (exports.py)."""
     season = _season(request, pk)
     response = _csv_response(season, "standings")
-    exports.write_standings(response, selectors.season_table(season).standings)
+    # The page's table: the players without a counted game are left out (the JSON of
+    # FORMAT.md, ``standings --format json``, lists them).
+    exports.write_standings(response, selectors.season_table(season).played_standings)
     return response
 
 
@@ -198,15 +200,18 @@ def _standings_pdf(season: Season, layout: str | None = None) -> HttpResponse:
     title = f"{season.league.name}: {season.name}"
     if layout == NOTICEBOARD:
         sheet = standings_sheet(
-            title=title, subtitle=subtitle, standings=table.standings, columns=NOTICEBOARD_LINE
+            title=title,
+            subtitle=subtitle,
+            standings=table.played_standings,
+            columns=NOTICEBOARD_LINE,
         )
         pdf, filename = render_noticeboard(sheet), f"{name}-noticeboard.pdf"
     else:
         sheet = standings_sheet(
             title=title,
             subtitle=subtitle,
-            standings=table.standings,
-            stats={row.line.player: row.stats for row in table.rows},
+            standings=table.played_standings,
+            stats={row.line.player: row.stats for row in table.played_rows},
         )
         pdf, filename = render_standings(sheet), f"{name}-standings.pdf"
     response = HttpResponse(pdf, content_type="application/pdf")

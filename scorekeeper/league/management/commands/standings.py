@@ -84,7 +84,12 @@ class Command(BaseCommand):
         if season is None:
             fail([f"there is no season {pk}"], self)
         if form != "season":
-            self._print(season_table(season).standings, form, language)
+            # The JSON (FORMAT.md) lists every player of the season; the CSV is the page's
+            # download, without the players who have no counted game.
+            table = season_table(season)
+            self._print(
+                table.standings if form == "json" else table.played_standings, form, language
+            )
             return
         try:
             document = season_document(season)
