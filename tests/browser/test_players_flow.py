@@ -68,7 +68,7 @@ def test_the_player_page_fits_a_phone_and_a_scorer_renames_and_merges(
 
     page.get_by_label("The same person as").fill("Annie")
     page.get_by_role("button", name="Merge…").click()
-    expect(page.get_by_role("heading", name="Merge Annie into Anna B.?")).to_be_visible()
+    expect(page.get_by_role("heading", name="Merge Anna B. and Annie?")).to_be_visible()
     page.get_by_role("button", name="Merge the two players").click()
 
     expect(page.get_by_role("heading", name="Anna B.", level=1)).to_be_visible()

@@ -36,6 +36,9 @@ from ..forms import LeagueForm, PartieSeasonForm, SeasonDatesForm, SeasonForm
 from ..models import League, Season, SeasonClose
 
 SORTABLE = tuple(selectors.SORTS)
+# What decides the rank (RULES.md §11), shown on a phone without scrolling sideways; the
+# other columns are a tap away ("More columns").
+KEY_COLUMNS = ("rank", "player", "games", "won", "league_points", "net_points")
 PAGE = 100  # standings rows a page
 
 
@@ -128,6 +131,7 @@ def _render_standings(request: HtmxHttpRequest, season: Season, role: Role | Non
         "close": table.close,
         "history": history,
         "columns": list(STANDINGS_COLUMNS.items()),
+        "key_columns": KEY_COLUMNS,
         "table": table,
         "rows": table.with_trends(list(page.object_list)),
         "page": page,
