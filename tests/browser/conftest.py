@@ -186,8 +186,8 @@ def tap(scope: Page | Locator, field: str, text: str) -> None:
 
 
 def seat(page: Page, number: int) -> Locator:
-    """The start form's name field of player ``number``."""
-    return page.get_by_role("textbox", name=f"Player {number}", exact=True)
+    """The start form's name field of player ``number``: a combo box, it offers the roster."""
+    return page.get_by_role("combobox", name=f"Player {number}", exact=True)
 
 
 def choose_kind(page: Page, kind: str) -> None:

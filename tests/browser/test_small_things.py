@@ -40,11 +40,11 @@ def test_the_first_dealer_is_offered_by_the_names_typed(logged_in_page: Page):
     dealers = page.locator(".field-first_dealer label.choice:visible")
     expect(dealers).to_have_text(["Player 1", "Player 2"])
 
-    page.get_by_role("textbox", name="Player 1", exact=True).fill("Alexandra")
-    page.get_by_role("textbox", name="Player 2", exact=True).fill("Maximilian")
+    page.get_by_role("combobox", name="Player 1", exact=True).fill("Alexandra")
+    page.get_by_role("combobox", name="Player 2", exact=True).fill("Maximilian")
 
     expect(dealers).to_have_text(["Alexandra", "Maximilian"])
-    page.get_by_role("textbox", name="Player 1", exact=True).fill("")
+    page.get_by_role("combobox", name="Player 1", exact=True).fill("")
     expect(dealers).to_have_text(["Player 1", "Maximilian"])
 
 
@@ -60,7 +60,7 @@ def test_a_chouette_shows_the_seats_asked_for_and_one_more_on_demand(logged_in_p
 
     page.get_by_role("button", name="Add a player").click()
     expect(seats).to_have_count(4)
-    expect(page.get_by_role("textbox", name="Player 4", exact=True)).to_be_focused()
+    expect(page.get_by_role("combobox", name="Player 4", exact=True)).to_be_focused()
     for _ in range(4):
         page.get_by_role("button", name="Add a player").click()
     expect(seats).to_have_count(8)

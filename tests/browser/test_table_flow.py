@@ -58,8 +58,8 @@ def test_worked_example_from_sign_up_to_settlement(page: Page) -> None:
     expect(page.get_by_role("heading", name="Your parties")).to_be_visible()
 
     page.get_by_role("link", name="Start a partie").click()
-    page.get_by_role("textbox", name="Player 1", exact=True).fill("Anna")
-    page.get_by_role("textbox", name="Player 2", exact=True).fill("Ben")
+    page.get_by_role("combobox", name="Player 1", exact=True).fill("Anna")
+    page.get_by_role("combobox", name="Player 2", exact=True).fill("Ben")
     tap(page, "first_dealer", "Ben")  # the choices show the names typed
     page.get_by_label("Stake per point").fill("0.05")
     expect(page.get_by_label("Rules", exact=True)).to_have_value("classic")
@@ -187,8 +187,8 @@ def test_oklahoma_preset_swaps_the_rules_and_the_hand_form_asks_for_the_upcard(
 ) -> None:
     page = logged_in_page
     page.goto("/parties/new/")
-    page.get_by_role("textbox", name="Player 1", exact=True).fill("Anna")
-    page.get_by_role("textbox", name="Player 2", exact=True).fill("Ben")
+    page.get_by_role("combobox", name="Player 1", exact=True).fill("Anna")
+    page.get_by_role("combobox", name="Player 2", exact=True).fill("Ben")
     knock_limit = page.get_by_label("Knock limit")
     expect(knock_limit).to_be_hidden()  # the rules start folded away
     mark_page(page)

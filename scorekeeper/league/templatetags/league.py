@@ -12,9 +12,16 @@ ASCENDING_FIRST = ("rank", "player")
 
 
 @register.simple_tag
-def sort_link(key: str, label: str, sort: str, descending: bool) -> str:
+def sort_link(key: str, label: str, sort: str, descending: bool, short: str = "") -> str:
     """The column head as a link that sorts by it (again: the other way round); HTMX swaps
-    the standings in place, and the link works without it."""
+    the standings in place, and the link works without it. ``short``: the head a phone
+    shows (app.css), the whole label still read out."""
+    if short:
+        label = format_html(
+            '<span class="long">{}</span><span class="short" aria-hidden="true">{}</span>',
+            label,
+            short,
+        )
     if key == sort:
         order = "asc" if descending else "desc"
         arrow = " ▼" if descending else " ▲"

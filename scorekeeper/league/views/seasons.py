@@ -16,6 +16,7 @@ from django.utils.formats import date_format
 from django.utils.text import slugify
 from django.utils.timezone import localdate
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from scorekeeper.clubs.access import Role, club_of, object_in_club
@@ -39,6 +40,13 @@ SORTABLE = tuple(selectors.SORTS)
 # What decides the rank (RULES.md §11), shown on a phone without scrolling sideways; the
 # other columns are a tap away ("More columns").
 KEY_COLUMNS = ("rank", "player", "games", "won", "league_points", "net_points")
+# Their heads as short as a 360 px phone needs them (the whole head is read out); the
+# rank's is a plain "#" there (season_detail.html): the table comes in its order.
+SHORT_HEADS = {
+    "won": pgettext_lazy("short column head", "Won"),
+    "league_points": pgettext_lazy("short column head", "Points"),
+    "net_points": pgettext_lazy("short column head", "Net"),
+}
 PAGE = 100  # standings rows a page
 
 
@@ -130,7 +138,9 @@ def _render_standings(request: HtmxHttpRequest, season: Season, role: Role | Non
         "season": season,
         "close": table.close,
         "history": history,
-        "columns": list(STANDINGS_COLUMNS.items()),
+        "columns": [
+            (key, label, SHORT_HEADS.get(key, "")) for key, label in STANDINGS_COLUMNS.items()
+        ],
         "key_columns": KEY_COLUMNS,
         "table": table,
         "rows": table.with_trends(list(page.object_list)),
