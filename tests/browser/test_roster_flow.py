@@ -1,7 +1,6 @@
 """The club's roster in the browser, on a 360 px phone and a desktop, in English and
 German: a typo at the start form ("ben") is asked about and the roster's Ben is chosen;
-a merge asks which name stays, shows what moves and is undone from the kept player's
-page; the standings on a phone show the columns that decide the rank in its width.
+a merge asks which name stays, shows what moves and is undone from the roster; the standings on a phone show the columns that decide the rank in its width.
 
 Set SCREENSHOTS to a folder (docs/screenshots) to keep the pages as pictures.
 """
@@ -66,11 +65,11 @@ WORDS = {
 }
 
 
-def screenshot(page: Page, name: str) -> None:
+def screenshot(page: Page, name: str, full_page: bool = True) -> None:
     folder = os.environ.get("SCREENSHOTS")
     path = Path(folder) / f"{name}.png" if folder else Path("/tmp") / f"{name}.png"
     path.parent.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(path), full_page=True)
+    page.screenshot(path=str(path), full_page=full_page)
 
 
 @pytest.fixture
@@ -131,7 +130,8 @@ def test_a_typo_at_the_start_form_is_asked_about_and_the_roster_player_chosen(
     question = page.locator(".name-question")
     expect(question.locator("input[type=radio]")).to_have_count(1)  # no second "ben"
     expect_no_sideways_scroll(page)
-    screenshot(page, f"roster-question-{language}-{size}")
+    page.get_by_text(words["asked"]).scroll_into_view_if_needed()  # the rules follow: long
+    screenshot(page, f"roster-question-{language}-{size}", full_page=False)
     question.locator("label.choice").filter(has_text=words["ben"]).click()
     page.get_by_role("button", name=words["start"]).click()
 
@@ -167,6 +167,11 @@ def test_a_merge_asks_which_name_stays_and_is_undone(browse, club, language: str
     expect(page).to_have_url(re.compile(rf"/players/{ben.pk}/$"))
     expect(page.get_by_text(words["merged"])).to_be_visible()
     assert not Player.objects.filter(pk=benn.pk).exists()
+    expect(page.get_by_role("button", name=words["undo"])).to_be_visible()
+    page.goto(reverse("player_list", args=[club.slug]))  # the roster lists it too
+    expect(page.locator("#players li a")).to_have_text(["Ben", "Carl", "Dora"])
+    expect_no_sideways_scroll(page)
+    screenshot(page, f"roster-{language}-{size}")
     page.get_by_role("button", name=words["undo"]).click()
 
     expect(page).to_have_url(re.compile(rf"/players/{benn.pk}/$"))

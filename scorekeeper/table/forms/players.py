@@ -79,7 +79,7 @@ class PlayerAddForm(forms.Form):
     once the question is answered (the answer names it again)."""
 
     name = forms.CharField(
-        label=_("Name"),
+        label=_("New player's name"),
         max_length=Player._meta.get_field("name").max_length,
         validators=[printable],
         widget=roster_input(),
