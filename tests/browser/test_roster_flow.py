@@ -1,6 +1,7 @@
 """The club's roster in the browser, on a 360 px phone and a desktop, in English and
 German: a typo at the start form ("ben") is asked about and the roster's Ben is chosen;
-a merge asks which name stays, shows what moves and is undone from the roster; the standings on a phone show the columns that decide the rank in its width.
+a merge asks which name stays, shows what moves and is undone from the roster; the
+standings on a phone show the columns that decide the rank in its width.
 
 Set SCREENSHOTS to a folder (docs/screenshots) to keep the pages as pictures.
 """
