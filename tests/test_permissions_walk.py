@@ -389,7 +389,12 @@ def club_and_more(things: ClubThings, scorer: User, owner: User) -> Things:
     zed = services.player_add(club=club, name="Zed", owner=scorer)
     merge = services.player_merge(keep=things.player, gone=zed, user=scorer)
     return Things(
-        **vars(things), season=season, past=past, gone=gone, dropped=dropped, reopened=reopened,
+        **vars(things),
+        season=season,
+        past=past,
+        gone=gone,
+        dropped=dropped,
+        reopened=reopened,
         merge=merge,
     )
 
