@@ -67,8 +67,11 @@ WORDS = {
 
 
 def screenshot(page: Page, name: str, full_page: bool = True) -> None:
+    """A picture of the page, where SCREENSHOTS names a folder (else none)."""
     folder = os.environ.get("SCREENSHOTS")
-    path = Path(folder) / f"{name}.png" if folder else Path("/tmp") / f"{name}.png"
+    if not folder:
+        return
+    path = Path(folder) / f"{name}.png"
     path.parent.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(path), full_page=full_page)
 
