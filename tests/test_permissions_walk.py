@@ -45,13 +45,14 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.utils import timezone
 
-from scorekeeper.clubs.models import Role
+from scorekeeper.clubs import services as club_services
+from scorekeeper.clubs.models import Club, Role
 from scorekeeper.clubs.services import personal_club
 from scorekeeper.league import services as league_services
 from scorekeeper.league.models import Season
 from scorekeeper.table import services
 from scorekeeper.table.models import HandChange, Partie
-from tests.clubs.conftest import ClubThings, G, K, club_things, skat_club, start
+from tests.clubs.conftest import ClubThings, G, K, club_things, join, skat_club, start
 from tests.conftest import PASSWORD
 from tests.table.helpers import rules_form_data, start_form_data, wins
 
@@ -78,6 +79,7 @@ class Things(ClubThings):
     gone: Partie | None = None  # deleted, to be restored
     dropped: HandChange | None = None  # the partie's hand 2, deleted: to be undone
     reopened: HandChange | None = None  # an evening settled and reopened: to be undone
+    deleted: Club | None = None  # another club of the cast, deleted: to be restored
 
 
 @dataclass(frozen=True)
@@ -230,6 +232,9 @@ WALKS = [
     Walk("club_list", get=PAGE, post=Ask(LOGIN, 302, data=lambda t: {"name": "Rummy Friends"})),
     Walk("club_detail", slug, get=READ),
     Walk("club_leave", slug, post=Ask(Role.MEMBER, 302, special={"owner": 400})),  # last owner
+    Walk("club_delete", slug, get=Ask(Role.OWNER),
+         post=Ask(Role.OWNER, 302, data=lambda t: {"name": "Skat Club"})),
+    Walk("club_restore", lambda t: [t.deleted.slug], post=Ask(Role.OWNER, 302)),
     Walk("membership_role", lambda t: [t.club.slug, t.membership.pk],
          post=Ask(Role.OWNER, 302, data=lambda t: {"role": "scorer"})),
     Walk("membership_remove", lambda t: [t.club.slug, t.membership.pk],
@@ -355,7 +360,7 @@ def snapshot_queries() -> list[tuple[str, str]]:
 def club_and_more(things: ClubThings, scorer: User, owner: User) -> Things:
     """The club's things, a season of a league counting its parties, shared by a link,
     the evening's board shared, and what the repair pages undo: a deleted partie, a
-    deleted hand, a reopened evening."""
+    deleted hand, a reopened evening; and another club of the cast, deleted."""
     club = things.club
     today = timezone.localdate()
     league = league_services.league_create(club=club, name="Club league")
@@ -382,8 +387,18 @@ def club_and_more(things: ClubThings, scorer: User, owner: User) -> Things:
     services.hand_record(partie=closed, hand=G(80, knocker="Eve"), user=scorer)
     services.evening_settle(evening=earlier)
     reopened = services.evening_reopen(evening=earlier, user=owner)
+    deleted = club_services.club_create(name="Bridge Club", owner=owner)
+    join(deleted, scorer, Role.SCORER)
+    join(deleted, things.membership.user, Role.MEMBER)
+    club_services.club_delete(club=deleted)
     return Things(
-        **vars(things), season=season, past=past, gone=gone, dropped=dropped, reopened=reopened
+        **vars(things),
+        season=season,
+        past=past,
+        gone=gone,
+        dropped=dropped,
+        reopened=reopened,
+        deleted=deleted,
     )
 
 

@@ -9,6 +9,9 @@ nothing is given away, and he learns that he lacks the right rather than that it
 What it takes: reading needs ``Role.MEMBER``; recording and correcting hands, changing
 rules, starting and importing parties, running and settling evenings need
 ``Role.SCORER``; members, invitations and the club's settings need ``Role.OWNER``.
+
+A deleted club, and all it holds, is a 404 for everyone; only its owner finds it again
+(``deleted_club_of``).
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ __all__ = [
     "Role",
     "club_of",
     "clubs_of",
+    "deleted_club_of",
     "object_in_club",
 ]
 
@@ -37,12 +41,25 @@ def club_of(request: HttpRequest, slug: str, need: Role = Role.MEMBER) -> tuple[
     """The club and the user's role in it, if he is a member with at least ``need``."""
     membership = (
         Membership.objects.select_related("club")
-        .filter(user_id=_user_id(request), club__slug=slug)
+        .filter(user_id=_user_id(request), club__slug=slug, club__deleted_at=None)
         .first()
     )
     if membership is None:
         raise Http404(_("There is no such club."))
     return membership.club, _enough(membership.role, need)
+
+
+def deleted_club_of(request: HttpRequest, slug: str, need: Role = Role.OWNER) -> Club:
+    """A deleted club the user was a member of, for its owner to restore."""
+    membership = (
+        Membership.objects.select_related("club")
+        .filter(user_id=_user_id(request), club__slug=slug, club__deleted_at__isnull=False)
+        .first()
+    )
+    if membership is None:
+        raise Http404(_("There is no such club."))
+    _enough(membership.role, need)
+    return membership.club
 
 
 def object_in_club(
@@ -58,7 +75,7 @@ def object_in_club(
     as ``thing.club_role``, so that a page shows a member no buttons he may not use; it
     comes in the same query as the object."""
     # One query: the object joined to the user's membership of its club, if any.
-    member = {f"{club}__memberships__user_id": _user_id(request)}
+    member = {f"{club}__memberships__user_id": _user_id(request), f"{club}__deleted_at": None}
     queryset = queryset.filter(**member).annotate(club_role=F(f"{club}__memberships__role"))
     try:
         thing = queryset.get(pk=pk)

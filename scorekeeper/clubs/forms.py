@@ -23,6 +23,27 @@ class ClubForm(forms.Form):
         return name
 
 
+class ClubDeleteForm(forms.Form):
+    """The club's name typed again: deleting it is not done by a stray tap."""
+
+    name = forms.CharField(label=_("The club's name"), max_length=80)
+
+    def __init__(self, *args: Any, club: Club, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.club = club
+        self.fields["name"].help_text = _("Type %(name)s to confirm.") % {"name": club.name}
+
+    def clean_name(self) -> str:
+        # Any case: a phone's keyboard capitalises the first letter on its own.
+        name = self.cleaned_data["name"].strip()
+        if name.casefold() != self.club.name.casefold():
+            raise forms.ValidationError(
+                _("That is not the club's name: type %(name)s to delete the club."),
+                params={"name": self.club.name},
+            )
+        return name
+
+
 class RoleForm(forms.Form):
     role = forms.ChoiceField(label=_("Role"), choices=Role.choices)
 

@@ -182,6 +182,25 @@ def test_a_member_opening_a_link_is_told_he_is_one_already_and_it_stays_good(
     assert invitation.is_open
 
 
+def test_a_link_to_a_deleted_club_leads_nowhere(client_of, club, invitation, outsider):
+    services.club_delete(club=club)
+
+    for method in ("get", "post"):
+        response = getattr(client_of("outsider"), method)(accept_url(invitation))
+        assert response.status_code == 404
+    assert not Membership.objects.filter(club=club, user=outsider).exists()
+
+
+def test_joining_a_club_deleted_meanwhile_is_refused(club, invitation, outsider):
+    services.club_delete(club=club)
+
+    with pytest.raises(ClubError) as refusal:
+        services.invitation_accept(invitation=invitation, user=outsider)
+
+    assert refusal.value.code == "deleted"
+    assert not Membership.objects.filter(club=club, user=outsider).exists()
+
+
 def test_a_visitor_logs_in_first_and_comes_back_to_the_link(client, invitation):
     response = client.get(accept_url(invitation))
 
