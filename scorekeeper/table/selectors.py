@@ -342,13 +342,25 @@ def deleted_parties_of(user) -> QuerySet[Partie]:
 
 
 def parties_played_by(user) -> QuerySet[Partie]:
-    """The parties of the user's clubs where the player linked to his account sat,
-    newest first (a member is one player in a club)."""
+    """The parties where the player linked to his account sat, newest first (a member is
+    one player in a club); those of a club he has left too: they stay his to read
+    (table/access.py)."""
     return (
-        Partie.objects.filter(club__in=clubs_of(user), seats__player__user=user)
+        Partie.objects.filter(seats__player__user=user, club__deleted_at=None)
         .select_related("club")
         .distinct()
         .order_by("-started_at", "-id")
+    )
+
+
+def open_debts_of(user) -> QuerySet[EveningPayment]:
+    """The unpaid transfers of settled evenings that the players linked to his account
+    pay or receive, in every club he plays in or played in."""
+    return (
+        EveningPayment.objects.filter(paid_at=None, carried_to=None, evening__club__deleted_at=None)
+        .filter(Q(payer__user=user) | Q(payee__user=user))
+        .select_related("payer", "payee", "evening__club")
+        .order_by("-evening__played_on", "id")
     )
 
 
