@@ -69,7 +69,8 @@ class ClubChoiceForm(forms.Form):
     """The club a new partie, import or evening goes to: one where the user scores.
 
     Left out (the page shows no choice to a user with only his personal club), it is
-    his personal club.
+    his personal club; so it is at first, unless the view names another (the club whose
+    page has the link, or the user's usual club).
     """
 
     club = forms.ModelChoiceField(
@@ -79,11 +80,12 @@ class ClubChoiceForm(forms.Form):
     def __init__(self, *args: Any, user: AbstractBaseUser, **kwargs: Any):
         super().__init__(*args, **kwargs)
         self.user = user
+        if not self.is_bound:  # the personal club is among the choices: made on first need
+            personal = personal_club(user)
+            self.initial["club"] = self.initial.get("club") or personal.pk
         field = self.fields["club"]
         field.queryset = clubs_of(user, need=Role.SCORER).order_by("-personal", "name", "id")
         field.label_from_instance = club_label
-        if not self.is_bound and not self.initial.get("club"):
-            self.initial["club"] = personal_club(user).pk
 
     @property
     def has_choice(self) -> bool:

@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from decimal import Decimal
 from functools import cached_property
 
-from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
+from django.db.models import Exists, F, Max, OuterRef, Prefetch, Q, QuerySet
 
 from scorekeeper import engine, vocabulary
-from scorekeeper.clubs.models import Club
+from scorekeeper.clubs.models import Club, Role
 from scorekeeper.clubs.selectors import clubs_of
 from scorekeeper.engine.record import Record
 from scorekeeper.formats import number_text
@@ -362,6 +362,23 @@ def open_debts_of(user) -> QuerySet[EveningPayment]:
         .select_related("payer", "payee", "evening__club")
         .order_by("-evening__played_on", "id")
     )
+
+
+def start_club(user) -> Club | None:
+    """The club a new partie or evening starts in unless the user picks another: among
+    the clubs other than his personal one where he scores, the one of the last partie he
+    started, else the one he joined last; None when there is none (his personal club,
+    then)."""
+    last_partie = Max("parties__started_at", filter=Q(parties__owner=user))
+    joined = Max("memberships__joined_at")  # his own: clubs_of joins his memberships
+    club = (
+        clubs_of(user, need=Role.SCORER)
+        .filter(personal=False)
+        .annotate(last_partie=last_partie, joined=joined)
+        .order_by(F("last_partie").desc(nulls_last=True), F("joined").desc(), "-id")
+        .first()
+    )
+    return club
 
 
 def parties_in(clubs: QuerySet[Club] | list[Club]) -> QuerySet[Partie]:
