@@ -119,13 +119,14 @@ def invitation_revoke(*, invitation: Invitation) -> Invitation:
 
 def invitation_check(*, invitation: Invitation, user: AbstractBaseUser) -> None:
     """Raise ClubError if ``user`` cannot join through this link (what the page says
-    before he confirms)."""
+    before he confirms). A member is told he is one, whatever became of the link: it
+    may be the one he joined with."""
+    if Membership.objects.filter(club_id=invitation.club_id, user=user).exists():
+        raise ClubError("member")
     if invitation.club.deleted_at is not None:
         raise ClubError("deleted")
     if invitation.refusal:
         raise ClubError(invitation.refusal)
-    if Membership.objects.filter(club_id=invitation.club_id, user=user).exists():
-        raise ClubError("member")
 
 
 @transaction.atomic

@@ -113,13 +113,21 @@ def test_a_link_used_once_does_not_let_a_second_person_in(
     assert not Membership.objects.filter(user=second).exclude(club__personal=True).exists()
 
 
-def test_the_same_person_cannot_use_a_link_twice(client_of, club, invitation, outsider):
+def test_the_same_person_cannot_use_a_link_twice_and_is_told_he_is_a_member(
+    client_of, club, invitation, outsider
+):
     client = client_of("outsider")
     client.post(accept_url(invitation))
 
+    page = client.get(accept_url(invitation))
     response = client.post(accept_url(invitation))
 
-    assert response.status_code == 410
+    for answer in (page, response):
+        assert answer.status_code == 200
+        content = answer.content.decode()
+        assert "You are a member of this club already." in content
+        assert "used already" not in content
+        assert f'href="{club.get_absolute_url()}"' in content
     assert Membership.objects.filter(club=club, user=outsider).count() == 1
 
 
@@ -180,6 +188,22 @@ def test_a_member_opening_a_link_is_told_he_is_one_already_and_it_stays_good(
     assert Membership.objects.get(club=club, user=member).role == Role.MEMBER  # not scorer
     invitation.refresh_from_db()
     assert invitation.is_open
+
+
+@pytest.mark.parametrize("gone", ["revoked", "expired"])
+def test_a_member_opening_a_link_no_longer_good_is_told_he_is_one_all_the_same(
+    client_of, club, invitation, gone
+):
+    change = {"revoked": {"revoked_at": timezone.now()}, "expired": {"expires_at": timezone.now()}}
+    Invitation.objects.filter(pk=invitation.pk).update(**change[gone])
+
+    response = client_of("member").get(accept_url(invitation))
+
+    assert response.status_code == 200
+    content = response.content.decode()
+    assert "You are a member of this club already." in content
+    assert f'href="{club.get_absolute_url()}"' in content
+    assert "Ask the club's owner for a new link." not in content
 
 
 def test_a_link_to_a_deleted_club_leads_nowhere(client_of, club, invitation, outsider):
@@ -310,3 +334,4 @@ def accept_at_once(user, links: list[Invitation]) -> list[object]:
     for thread in threads:
         thread.join(timeout=30)
     return answers
+
