@@ -1,6 +1,7 @@
 """Invitation links: a random token, good for one person within a week, withdrawn at will
 by the owner. A link that is no longer good says why and changes nothing."""
 
+import re
 import threading
 from datetime import timedelta
 
@@ -335,3 +336,17 @@ def accept_at_once(user, links: list[Invitation]) -> list[object]:
         thread.join(timeout=30)
     return answers
 
+
+def test_the_link_has_a_copy_button_shown_by_the_script_beside_a_read_only_field(
+    client_of, club, invitation
+):
+    page = client_of("owner").get(reverse("club_detail", args=[club.slug])).content.decode()
+
+    field = f'id="invitation-link-{invitation.pk}"'
+    assert field in page
+    assert re.search(rf'<input type="text" readonly value="[^"]+{invitation.token}/"', page)
+    button = re.search(r"<button [^>]*data-copy=\"([^\"]+)\"[^>]*>([^<]+)</button>", page)
+    assert button.group(1) == f"invitation-link-{invitation.pk}"
+    assert button.group(2) == "Copy the link"
+    assert " hidden " in button.group(0)  # without JavaScript the field alone is there
+    assert '<script src="/static/js/copy.js" defer></script>' in page
