@@ -2,22 +2,25 @@
 
 The cast: the ``anonymous`` visitor (logged out, holds no link: he guesses a token), the
 ``share`` holder (logged out, holds the partie's read-only link and the season's public
-link), the ``outsider`` (logged in, a member of another club only) and the club's
-``member``, ``scorer`` and ``owner`` (tests/clubs/conftest.py). Each line of ``WALKS``
+link), the ``outsider`` (logged in, a member of another club only), the ``former`` member
+(removed from the club after he played as Anna) and the club's ``member``, ``scorer`` and
+``owner`` (tests/clubs/conftest.py). Each line of ``WALKS``
 says what one address needs for GET and for POST; ``expected`` turns that into the
 status each of the cast gets, by the rule of scorekeeper/clubs/access.py:
 
   - a logged-out visitor is sent to log in, except on the public pages and the links;
   - a link answers whoever holds it, and a guessed token is a 404;
-  - a user who is not a member of the club gets 404, whatever he asks;
+  - a user who is not a member of the club gets 404, whatever he asks; except the
+    former member on what is his own (``his``: a partie he played, an evening he played
+    in, his player), which he reads as a member does, and is refused more with 403;
   - a member whose role is short of what the request needs gets 403;
   - a method the address does not serve is 405 (after the login, where it asks one).
 
 A refused request changes no row of the project's tables; an allowed POST that
 redirects (302) changes some. The club, its things and the cast's sessions are made
 once for the module (``world``); every test runs in a savepoint of that, and every
-request in a savepoint of its own that is rolled back, so each of the cast meets the
-same club, the one the module made.
+request in a savepoint of its own that is rolled back, so each of the seven of the cast
+meets the same club, the one the module made.
 
 The walk iterates the project's resolver: a URL added without a line here fails
 ``test_every_url_of_the_project_has_a_line_in_the_walk``. Adding one is one line:
@@ -45,19 +48,29 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.utils import timezone
 
-from scorekeeper.clubs.models import Role
+from scorekeeper.clubs import services as club_services
+from scorekeeper.clubs.models import Club, Role
 from scorekeeper.clubs.services import personal_club
 from scorekeeper.league import services as league_services
 from scorekeeper.league.models import Season
 from scorekeeper.table import services
 from scorekeeper.table.models import HandChange, Partie, PlayerMerge
-from tests.clubs.conftest import ClubThings, G, K, club_things, skat_club, start
+from tests.clubs.conftest import (
+    ClubThings,
+    G,
+    K,
+    club_things,
+    join,
+    remove_after_playing,
+    skat_club,
+    start,
+)
 from tests.conftest import PASSWORD
 from tests.table.helpers import rules_form_data, start_form_data, wins
 
 pytestmark = pytest.mark.django_db
 
-CAST = ["anonymous", "share", "outsider", "member", "scorer", "owner"]
+CAST = ["anonymous", "share", "outsider", "former", "member", "scorer", "owner"]
 LOGGED_OUT = {"anonymous", "share"}
 ROLES = {"owner": Role.OWNER, "scorer": Role.SCORER, "member": Role.MEMBER}
 
@@ -79,6 +92,7 @@ class Things(ClubThings):
     dropped: HandChange | None = None  # the partie's hand 2, deleted: to be undone
     reopened: HandChange | None = None  # an evening settled and reopened: to be undone
     merge: PlayerMerge | None = None  # Zed merged into Anna: to be undone
+    deleted: Club | None = None  # another club of the cast, deleted: to be restored
 
 
 @dataclass(frozen=True)
@@ -100,6 +114,7 @@ class Walk:
     post: Ask = Ask(NO)
     query: Callable[[Things], str] | None = None
     variant: str = ""  # tells two lines of one address apart
+    his: bool = False  # the former member's own thing: he reads it, and may do no more
 
     def __str__(self) -> str:
         return (
@@ -161,7 +176,7 @@ RECORD = {
     "players": ["Anna", "Ben"],
     "hands": [{"knocker": "Anna", "knocker_deadwood": 5, "defender_deadwood": 27}],
 }
-NO_CLUB = {"member": 400, "outsider": 400}  # the club is not among the form's choices
+NO_CLUB = {"member": 400, "outsider": 400, "former": 400}  # not among the form's choices
 ALREADY_MEMBERS = {"owner": 200, "scorer": 200, "member": 200}  # the page says so
 NEW_PASSWORD = "a quite different passphrase 42"
 
@@ -188,42 +203,44 @@ WALKS = [
         "username": "newcomer", "password1": NEW_PASSWORD, "password2": NEW_PASSWORD})),
     Walk("partie_new", get=PAGE, post=Ask(Role.SCORER, 302,
          data=lambda t: start_form_data() | in_club(t),
-         special={"member": 200, "outsider": 200})),  # the start form shows errors with 200
+         special={"member": 200, "outsider": 200, "former": 200})),  # the form's errors: 200
     Walk("partie_new", get=Ask(Role.SCORER), query=lambda t: f"evening={t.evening.pk}",
-         post=Ask(Role.SCORER, 302, data=lambda t: start_form_data() | in_club(t))),
+         post=Ask(Role.SCORER, 302, data=lambda t: start_form_data() | in_club(t)), his=True),
     Walk("partie_rules", get=PAGE),
     Walk("partie_import", get=PAGE, post=Ask(Role.SCORER, 302, special=NO_CLUB,
          data=lambda t: {"text": json.dumps(RECORD)} | in_club(t))),
-    Walk("partie_detail", partie, get=READ),
-    Walk("hand_create", partie, post=Ask(Role.SCORER, 302, data=lambda t: wins("Ben", 10))),
+    Walk("partie_detail", partie, get=READ, his=True),
+    Walk("hand_create", partie, post=Ask(Role.SCORER, 302, data=lambda t: wins("Ben", 10)),
+         his=True),
     Walk("hand_edit", hand_1, get=Ask(Role.SCORER),
-         post=Ask(Role.SCORER, 302, data=lambda t: wins("Ben", 10))),
-    Walk("hand_delete", hand_1, get=Ask(Role.SCORER), post=Ask(Role.SCORER, 302)),
-    Walk("partie_export", partie, get=READ),
+         post=Ask(Role.SCORER, 302, data=lambda t: wins("Ben", 10)), his=True),
+    Walk("hand_delete", hand_1, get=Ask(Role.SCORER), post=Ask(Role.SCORER, 302), his=True),
+    Walk("partie_export", partie, get=READ, his=True),
     Walk("partie_rules_change", partie, get=Ask(Role.SCORER),
-         post=Ask(Role.SCORER, data=lambda t: rules_form_data("modern"))),  # the preview
+         post=Ask(Role.SCORER, data=lambda t: rules_form_data("modern")), his=True),  # the preview
     Walk("shared_partie", partie_link, get=LINKED),
     Walk("shared_partie_pdf", partie_link, get=LINKED),
-    Walk("partie_ruleset", partie, get=READ),
+    Walk("partie_ruleset", partie, get=READ, his=True),
     Walk("shared_partie_ruleset", partie_link, get=LINKED),
-    Walk("partie_pdf", partie, get=READ),
-    Walk("evening_pdf", evening, get=READ),
+    Walk("partie_pdf", partie, get=READ, his=True),
+    Walk("evening_pdf", evening, get=READ, his=True),
     Walk("pad", get=PAGE),
     Walk("evening_list", get=PAGE, post=Ask(Role.SCORER, 302, special=NO_CLUB,
          data=lambda t: {"name": "Friday", "played_on": "2026-11-27"} | in_club(t))),
     Walk("evening_detail", evening, get=READ,
-         post=Ask(Role.SCORER, 302, data=lambda t: {"partie": t.loose.pk})),
-    Walk("evening_settle", evening, post=Ask(Role.SCORER, 302)),
+         post=Ask(Role.SCORER, 302, data=lambda t: {"partie": t.loose.pk}), his=True),
+    Walk("evening_settle", evening, post=Ask(Role.SCORER, 302), his=True),
     Walk("evening_payment_paid", lambda t: [t.settled.pk, t.payment.pk],
          post=Ask(Role.SCORER, 302, data=lambda t: {"paid": "1"})),
-    Walk("player_detail", player, get=READ),
+    Walk("player_detail", player, get=READ, his=True),
     Walk("player_account", player,
-         post=Ask(Role.SCORER, 302, data=lambda t: {"user": t.membership.user_id})),
-    Walk("player_rename", player, post=Ask(Role.SCORER, 302, data=lambda t: {"name": "Annie"})),
+         post=Ask(Role.SCORER, 302, data=lambda t: {"user": t.membership.user_id}), his=True),
+    Walk("player_rename", player, post=Ask(Role.SCORER, 302, data=lambda t: {"name": "Annie"}),
+         his=True),
     Walk("player_merge", player, post=Ask(Role.SCORER, 302, data=lambda t: {
-        "other": "Dora", "confirm": "1"})),  # Dora never sat with Anna
+        "other": "Dora", "confirm": "1"}), his=True),  # Dora never sat with Anna
     Walk("player_merge", player, post=Ask(Role.SCORER, data=lambda t: {"other": "Dora"}),
-         variant="preview"),  # what the merge will do: nothing yet
+         variant="preview", his=True),  # what the merge will do: nothing yet
     Walk("player_list", slug, get=READ,
          post=Ask(Role.SCORER, 302, data=lambda t: {"name": "Quentin"})),
     Walk("player_list", slug, get=READ, query=lambda t: "q=an",
@@ -234,6 +251,9 @@ WALKS = [
     Walk("club_list", get=PAGE, post=Ask(LOGIN, 302, data=lambda t: {"name": "Rummy Friends"})),
     Walk("club_detail", slug, get=READ),
     Walk("club_leave", slug, post=Ask(Role.MEMBER, 302, special={"owner": 400})),  # last owner
+    Walk("club_delete", slug, get=Ask(Role.OWNER),
+         post=Ask(Role.OWNER, 302, data=lambda t: {"name": "Skat Club"})),
+    Walk("club_restore", lambda t: [t.deleted.slug], post=Ask(Role.OWNER, 302)),
     Walk("membership_role", lambda t: [t.club.slug, t.membership.pk],
          post=Ask(Role.OWNER, 302, data=lambda t: {"role": "scorer"})),
     Walk("membership_remove", lambda t: [t.club.slug, t.membership.pk],
@@ -255,7 +275,7 @@ WALKS = [
     Walk("season_hands_csv", season, get=READ),
     Walk("season_pdf", season, get=READ),
     Walk("partie_season", partie, get=READ,
-         post=Ask(Role.SCORER, 302, data=lambda t: {"season": t.season.pk})),
+         post=Ask(Role.SCORER, 302, data=lambda t: {"season": t.season.pk}), his=True),
     Walk("league_night", season, get=Ask(Role.SCORER),
          post=Ask(Role.SCORER, 302, data=lambda t: {"round": 1, "byes": "", "tables": ",".join(
              str(seat.player_id) for seat in t.partie.seats.all())})),
@@ -272,19 +292,23 @@ WALKS = [
     Walk("league_archive", lambda t: [t.season.league_id], get=READ),
     # Added while issues 11 and 12 were worked on: repair, share links, live boards
     Walk("favicon.ico", get=Ask(PUBLIC, 301)),
-    Walk("partie_delete", partie, get=Ask(Role.SCORER), post=Ask(Role.SCORER, 302)),
+    Walk("partie_delete", partie, get=Ask(Role.SCORER), post=Ask(Role.SCORER, 302), his=True),
     Walk("partie_restore", lambda t: [t.gone.pk], post=Ask(Role.SCORER, 302)),
-    Walk("partie_archive", partie, post=Ask(Role.SCORER, 302, data=lambda t: {"archived": "1"})),
-    Walk("change_undo", lambda t: [t.partie.pk, t.dropped.pk], post=Ask(Role.SCORER, 302)),
+    Walk("partie_archive", partie, post=Ask(Role.SCORER, 302, data=lambda t: {"archived": "1"}),
+         his=True),
+    Walk("change_undo", lambda t: [t.partie.pk, t.dropped.pk], post=Ask(Role.SCORER, 302),
+         his=True),
     Walk("evening_reopen", lambda t: [t.settled.pk], get=Ask(Role.OWNER),
          post=Ask(Role.OWNER, 302)),
     Walk("evening_reopen_undo", lambda t: [t.reopened.evening_id, t.reopened.pk],
          post=Ask(Role.OWNER, 302)),
-    Walk("partie_share", partie, post=Ask(Role.SCORER, 302, data=lambda t: {"shared": "1"})),
+    Walk("partie_share", partie, post=Ask(Role.SCORER, 302, data=lambda t: {"shared": "1"}),
+         his=True),
     Walk("partie_share", partie, post=Ask(Role.SCORER, 302, data=lambda t: {"shared": "0"}),
-         variant="withdrawn"),
-    Walk("evening_board", evening, get=READ),
-    Walk("evening_share", evening, post=Ask(Role.SCORER, 302, data=lambda t: {"shared": "1"})),
+         variant="withdrawn", his=True),
+    Walk("evening_board", evening, get=READ, his=True),
+    Walk("evening_share", evening, post=Ask(Role.SCORER, 302, data=lambda t: {"shared": "1"}),
+         his=True),
     Walk("shared_evening_board", lambda t: [t.evening.share_token], get=LINKED),
     Walk("club_board", slug, get=READ),
     # Added for issue 19: on a phone's home screen and without a network
@@ -308,6 +332,10 @@ def expected(walk: Walk, ask: Ask, who: str) -> int | str:
         return ask.ok
     if who == "outsider":
         return 404
+    if who == "former":  # reads his own as a member does; the rest of the club is hidden
+        if not walk.his:
+            return 404
+        return ask.ok if Role.MEMBER.includes(ask.need) else 403
     return ask.ok if ROLES[who].includes(ask.need) else 403
 
 
@@ -359,7 +387,7 @@ def snapshot_queries() -> list[tuple[str, str]]:
 def club_and_more(things: ClubThings, scorer: User, owner: User) -> Things:
     """The club's things, a season of a league counting its parties, shared by a link,
     the evening's board shared, and what the repair pages undo: a deleted partie, a
-    deleted hand, a reopened evening."""
+    deleted hand, a reopened evening; and another club of the cast, deleted."""
     club = things.club
     today = timezone.localdate()
     league = league_services.league_create(club=club, name="Club league")
@@ -388,6 +416,10 @@ def club_and_more(things: ClubThings, scorer: User, owner: User) -> Things:
     reopened = services.evening_reopen(evening=earlier, user=owner)
     zed = services.player_add(club=club, name="Zed", owner=scorer)
     merge = services.player_merge(keep=things.player, gone=zed, user=scorer)
+    deleted = club_services.club_create(name="Bridge Club", owner=owner)
+    join(deleted, scorer, Role.SCORER)
+    join(deleted, things.membership.user, Role.MEMBER)
+    club_services.club_delete(club=deleted)
     return Things(
         **vars(things),
         season=season,
@@ -396,6 +428,7 @@ def club_and_more(things: ClubThings, scorer: User, owner: User) -> Things:
         dropped=dropped,
         reopened=reopened,
         merge=merge,
+        deleted=deleted,
     )
 
 
@@ -416,10 +449,11 @@ def world(django_db_setup, django_db_blocker) -> Iterator[World]:
     with django_db_blocker.unblock(), transaction.atomic():
         users = {
             name: User.objects.create_user(name, password=PASSWORD)
-            for name in ("owner", "scorer", "member", "outsider")
+            for name in ("owner", "scorer", "member", "outsider", "former")
         }
         owner, scorer, member = users["owner"], users["scorer"], users["member"]
         things = club_things(skat_club(owner, scorer, member), owner, scorer, member)
+        remove_after_playing(things, users["former"])
         sessions = {}
         for name, user in users.items():
             personal_club(user)  # made on first need: made now, it is no change of a request's

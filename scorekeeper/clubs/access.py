@@ -9,14 +9,20 @@ nothing is given away, and he learns that he lacks the right rather than that it
 What it takes: reading needs ``Role.MEMBER``; recording and correcting hands, changing
 rules, starting and importing parties, running and settling evenings need
 ``Role.SCORER``; members, invitations and the club's settings need ``Role.OWNER``.
+
+A user who is no longer a member may still read what is his own (``reader`` of
+``object_in_club``: a partie he played, an evening he has money in, his player): he
+reads it as a member would, and anything more is a 403. A deleted club, and all it
+holds, is a 404 for everyone; only its owner finds it again (``deleted_club_of``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TypeVar
 
 from django.core.exceptions import PermissionDenied
-from django.db.models import F, Model, QuerySet
+from django.db.models import Model, OuterRef, Q, QuerySet, Subquery
 from django.http import Http404, HttpRequest
 from django.utils.translation import gettext as _
 
@@ -27,6 +33,7 @@ __all__ = [
     "Role",
     "club_of",
     "clubs_of",
+    "deleted_club_of",
     "object_in_club",
 ]
 
@@ -37,12 +44,25 @@ def club_of(request: HttpRequest, slug: str, need: Role = Role.MEMBER) -> tuple[
     """The club and the user's role in it, if he is a member with at least ``need``."""
     membership = (
         Membership.objects.select_related("club")
-        .filter(user_id=_user_id(request), club__slug=slug)
+        .filter(user_id=_user_id(request), club__slug=slug, club__deleted_at=None)
         .first()
     )
     if membership is None:
         raise Http404(_("There is no such club."))
     return membership.club, _enough(membership.role, need)
+
+
+def deleted_club_of(request: HttpRequest, slug: str, need: Role = Role.OWNER) -> Club:
+    """A deleted club the user was a member of, for its owner to restore."""
+    membership = (
+        Membership.objects.select_related("club")
+        .filter(user_id=_user_id(request), club__slug=slug, club__deleted_at__isnull=False)
+        .first()
+    )
+    if membership is None:
+        raise Http404(_("There is no such club."))
+    _enough(membership.role, need)
+    return membership.club
 
 
 def object_in_club(
@@ -52,19 +72,31 @@ def object_in_club(
     need: Role = Role.MEMBER,
     *,
     club: str = "club",
+    reader: Callable[[int], Q] | None = None,
 ) -> T:
     """The object ``pk`` of ``queryset`` if the user is a member of its club (``club``:
     the lookup from the object to its club) with at least ``need``. His role rides along
     as ``thing.club_role``, so that a page shows a member no buttons he may not use; it
-    comes in the same query as the object."""
-    # One query: the object joined to the user's membership of its club, if any.
-    member = {f"{club}__memberships__user_id": _user_id(request)}
-    queryset = queryset.filter(**member).annotate(club_role=F(f"{club}__memberships__role"))
+    comes in the same query as the object.
+
+    ``reader(user_id)``: the condition on the object under which a user who is not a
+    member may read it all the same (a partie he played). He gets it with the role of a
+    member, and ``thing.is_member`` False, so that the page links him to nothing of the
+    club's he cannot open.
+    """
+    # One query: the object, with the user's role in its club (if any) as a subquery.
+    user_id = _user_id(request)
+    role = Membership.objects.filter(club=OuterRef(club), user_id=user_id).values("role")[:1]
+    queryset = queryset.filter(**{f"{club}__deleted_at": None}).annotate(club_role=Subquery(role))
+    allowed = Q(club_role__isnull=False)
+    if reader is not None:
+        allowed |= reader(user_id)
     try:
-        thing = queryset.get(pk=pk)
+        thing = queryset.filter(allowed).get(pk=pk)
     except queryset.model.DoesNotExist:
         raise Http404(_("There is nothing here.")) from None
-    thing.club_role = _enough(thing.club_role, need)
+    thing.is_member = thing.club_role is not None
+    thing.club_role = _enough(thing.club_role or Role.MEMBER, need)
     return thing
 
 

@@ -19,8 +19,8 @@ class MembershipInline(admin.TabularInline):
 
 @admin.register(Club)
 class ClubAdmin(admin.ModelAdmin):
-    list_display = ["name", "slug", "personal", "created_at"]
-    list_filter = ["personal"]
+    list_display = ["name", "slug", "personal", "created_at", "deleted_at"]
+    list_filter = ["personal", "deleted_at"]
     search_fields = ["name", "slug", "memberships__user__username"]
     prepopulated_fields = {"slug": ["name"]}
     inlines = [MembershipInline]

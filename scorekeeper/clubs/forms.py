@@ -23,6 +23,27 @@ class ClubForm(forms.Form):
         return name
 
 
+class ClubDeleteForm(forms.Form):
+    """The club's name typed again: deleting it is not done by a stray tap."""
+
+    name = forms.CharField(label=_("The club's name"), max_length=80)
+
+    def __init__(self, *args: Any, club: Club, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.club = club
+        self.fields["name"].help_text = _("Type %(name)s to confirm.") % {"name": club.name}
+
+    def clean_name(self) -> str:
+        # Any case: a phone's keyboard capitalises the first letter on its own.
+        name = self.cleaned_data["name"].strip()
+        if name.casefold() != self.club.name.casefold():
+            raise forms.ValidationError(
+                _("That is not the club's name: type %(name)s to delete the club."),
+                params={"name": self.club.name},
+            )
+        return name
+
+
 class RoleForm(forms.Form):
     role = forms.ChoiceField(label=_("Role"), choices=Role.choices)
 
@@ -48,7 +69,8 @@ class ClubChoiceForm(forms.Form):
     """The club a new partie, import or evening goes to: one where the user scores.
 
     Left out (the page shows no choice to a user with only his personal club), it is
-    his personal club.
+    his personal club; so it is at first, unless the view names another (the club whose
+    page has the link, or the user's usual club).
     """
 
     club = forms.ModelChoiceField(
@@ -58,11 +80,12 @@ class ClubChoiceForm(forms.Form):
     def __init__(self, *args: Any, user: AbstractBaseUser, **kwargs: Any):
         super().__init__(*args, **kwargs)
         self.user = user
+        if not self.is_bound:  # the personal club is among the choices: made on first need
+            personal = personal_club(user)
+            self.initial["club"] = self.initial.get("club") or personal.pk
         field = self.fields["club"]
         field.queryset = clubs_of(user, need=Role.SCORER).order_by("-personal", "name", "id")
         field.label_from_instance = club_label
-        if not self.is_bound and not self.initial.get("club"):
-            self.initial["club"] = personal_club(user).pk
 
     @property
     def has_choice(self) -> bool:

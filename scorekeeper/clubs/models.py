@@ -7,7 +7,7 @@ keeps for himself go there, so that a user without any other club plays as befor
 from __future__ import annotations
 
 import secrets
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import models
@@ -16,6 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 INVITATION_DAYS = 7  # how long an invitation link stays good
+RESTORE_DAYS = 30  # how long a deleted club can be restored before it is purged
 
 
 class Role(models.TextChoices):
@@ -43,6 +44,19 @@ class Role(models.TextChoices):
 RANKS = {Role.OWNER: 3, Role.SCORER: 2, Role.MEMBER: 1}
 
 
+class LiveClubManager(models.Manager):
+    """The clubs not deleted: what every page and list reads (``Club.objects``).
+
+    A deleted club keeps its members, parties and evenings until its owner restores it
+    (``services.club_restore``) or ``purge_clubs`` removes it for good after
+    ``RESTORE_DAYS``; ``Club.all_objects`` (the default manager, so that related
+    managers and the admin see every row) reads it too.
+    """
+
+    def get_queryset(self) -> models.QuerySet:
+        return super().get_queryset().filter(deleted_at=None)
+
+
 class Club(models.Model):
     """A group that plays together: its players, evenings and parties are shared by its
     members, each as far as his role goes."""
@@ -55,17 +69,30 @@ class Club(models.Model):
         help_text=_("A user's own club: only he is a member."),
     )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    # Deleted by its owner, restorable until RESTORE_DAYS later: gone from every page.
+    deleted_at = models.DateTimeField(_("deleted"), null=True, blank=True)
+
+    all_objects = models.Manager()
+    objects = LiveClubManager()
 
     class Meta:
         verbose_name = _("club")
         verbose_name_plural = _("clubs")
         ordering = ["-personal", "name", "id"]  # one's own club first
+        default_manager_name = "all_objects"
 
     def __str__(self) -> str:
         return self.name
 
     def get_absolute_url(self) -> str:
         return reverse("club_detail", args=[self.slug])
+
+    @property
+    def restorable_until(self) -> datetime | None:
+        """Until when a deleted club can be restored (None: not deleted)."""
+        if self.deleted_at is None:
+            return None
+        return self.deleted_at + timedelta(days=RESTORE_DAYS)
 
 
 class Membership(models.Model):

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
+
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from .models import Club, Invitation, Membership, Role
+from .models import RESTORE_DAYS, Club, Invitation, Membership, Role
 
 
 def clubs_of(user: AbstractBaseUser | AnonymousUser, need: Role = Role.MEMBER) -> QuerySet[Club]:
@@ -20,10 +22,26 @@ def clubs_of(user: AbstractBaseUser | AnonymousUser, need: Role = Role.MEMBER) -
 def memberships_of(user: AbstractBaseUser) -> QuerySet[Membership]:
     """The user's clubs with his role in each, his personal club first."""
     return (
-        Membership.objects.filter(user=user)
+        Membership.objects.filter(user=user, club__deleted_at=None)
         .select_related("club")
         .order_by("-club__personal", "club__name", "club_id")
     )
+
+
+def deleted_clubs_of(user: AbstractBaseUser) -> QuerySet[Club]:
+    """The clubs the user owns that were deleted and can still be restored, last
+    deleted first."""
+    return Club.all_objects.filter(
+        deleted_at__gt=timezone.now() - timedelta(days=RESTORE_DAYS),
+        memberships__user=user,
+        memberships__role=Role.OWNER,
+    ).order_by("-deleted_at", "-id")
+
+
+def clubs_to_purge(now: datetime | None = None) -> QuerySet[Club]:
+    """The deleted clubs whose time to be restored is over."""
+    now = now or timezone.now()
+    return Club.all_objects.filter(deleted_at__lte=now - timedelta(days=RESTORE_DAYS))
 
 
 def club_members(club: Club) -> list[Membership]:

@@ -12,10 +12,10 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
-from django.utils.text import slugify
+from django.utils.text import format_lazy, slugify
 from django.utils.translation import gettext_lazy as _
 
-from .models import INVITATION_DAYS, Club, Invitation, Membership, Role
+from .models import INVITATION_DAYS, RESTORE_DAYS, Club, Invitation, Membership, Role
 
 MESSAGES = {
     "last_owner": _("A club needs an owner: make another member an owner first."),
@@ -26,6 +26,12 @@ MESSAGES = {
     "used": _("This invitation has been used already. Ask the club's owner for a new link."),
     "expired": _("This invitation has expired. Ask the club's owner for a new link."),
     "member": _("You are a member of this club already."),
+    "personal_delete": _("Your personal club keeps your own games: it cannot be deleted."),
+    "deleted": _("This club was deleted."),
+    "too_late": format_lazy(
+        _("This club was deleted more than {days} days ago: it can no longer be restored."),
+        days=RESTORE_DAYS,
+    ),
 }
 
 
@@ -74,7 +80,8 @@ def free_slug(name: str) -> str:
     """The name as a short name for addresses, numbered when another club has it."""
     longest = Club._meta.get_field("slug").max_length - 4  # room for "-999"
     base = slugify(name)[:longest].strip("-") or "club"
-    taken = set(Club.objects.filter(slug__startswith=base).values_list("slug", flat=True))
+    # A deleted club keeps its short name until it is purged: it may be restored.
+    taken = set(Club.all_objects.filter(slug__startswith=base).values_list("slug", flat=True))
     number = 1
     slug = base
     while slug in taken:
@@ -112,11 +119,14 @@ def invitation_revoke(*, invitation: Invitation) -> Invitation:
 
 def invitation_check(*, invitation: Invitation, user: AbstractBaseUser) -> None:
     """Raise ClubError if ``user`` cannot join through this link (what the page says
-    before he confirms)."""
-    if invitation.refusal:
-        raise ClubError(invitation.refusal)
+    before he confirms). A member is told he is one, whatever became of the link: it
+    may be the one he joined with."""
     if Membership.objects.filter(club_id=invitation.club_id, user=user).exists():
         raise ClubError("member")
+    if invitation.club.deleted_at is not None:
+        raise ClubError("deleted")
+    if invitation.refusal:
+        raise ClubError(invitation.refusal)
 
 
 @transaction.atomic
@@ -128,13 +138,40 @@ def invitation_accept(*, invitation: Invitation, user: AbstractBaseUser) -> Memb
     instead of breaking the membership's unique constraint.
     """
     invitation = Invitation.objects.select_for_update().get(pk=invitation.pk)
-    Club.objects.select_for_update().filter(pk=invitation.club_id).first()
+    Club.all_objects.select_for_update().filter(pk=invitation.club_id).first()
     invitation_check(invitation=invitation, user=user)
     membership = Membership.objects.create(club=invitation.club, user=user, role=invitation.role)
     invitation.accepted_by = user
     invitation.accepted_at = timezone.now()
     invitation.save(update_fields=["accepted_by", "accepted_at"])
     return membership
+
+
+@transaction.atomic
+def club_delete(*, club: Club) -> Club:
+    """Delete a club: gone from every page and list at once, restorable by its owner for
+    RESTORE_DAYS (``club_restore``), then purged (``purge_clubs``). A personal club
+    keeps its user's own games and is never deleted; deleting twice changes nothing."""
+    club = Club.all_objects.select_for_update().get(pk=club.pk)
+    if club.personal:
+        raise ClubError("personal_delete")
+    if club.deleted_at is None:
+        club.deleted_at = timezone.now()
+        club.save(update_fields=["deleted_at"])
+    return club
+
+
+@transaction.atomic
+def club_restore(*, club: Club) -> Club:
+    """Bring a deleted club back as it was, within RESTORE_DAYS of its deletion."""
+    club = Club.all_objects.select_for_update().get(pk=club.pk)
+    if club.deleted_at is None:
+        return club
+    if club.deleted_at + timedelta(days=RESTORE_DAYS) <= timezone.now():
+        raise ClubError("too_late")
+    club.deleted_at = None
+    club.save(update_fields=["deleted_at"])
+    return club
 
 
 @transaction.atomic

@@ -6,6 +6,8 @@ urlpatterns = [
     path("clubs/", views.club_list, name="club_list"),
     path("clubs/<slug:slug>/", views.club_detail, name="club_detail"),
     path("clubs/<slug:slug>/leave/", views.club_leave, name="club_leave"),
+    path("clubs/<slug:slug>/delete/", views.club_delete, name="club_delete"),
+    path("clubs/<slug:slug>/restore/", views.club_restore, name="club_restore"),
     path("clubs/<slug:slug>/members/<int:pk>/role/", views.membership_role, name="membership_role"),
     path(
         "clubs/<slug:slug>/members/<int:pk>/remove/",

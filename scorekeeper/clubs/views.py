@@ -10,19 +10,21 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect
 
 from scorekeeper.table.selectors import evenings_in, parties_in
 
 from . import selectors, services
-from .access import club_of
-from .forms import ClubForm, InvitationForm, RoleForm
-from .models import Club, Invitation, Membership, Role
+from .access import club_of, deleted_club_of
+from .forms import ClubDeleteForm, ClubForm, InvitationForm, RoleForm
+from .models import RESTORE_DAYS, Club, Invitation, Membership, Role
 from .services import ClubError
 
 
@@ -35,7 +37,11 @@ def club_list(request: HttpRequest) -> HttpResponse:
         club = services.club_create(name=form.cleaned_data["name"], owner=request.user)
         return redirect(club)
     services.personal_club(request.user)  # listed too, even for a user made without one
-    context = {"form": form, "memberships": selectors.memberships_of(request.user)}
+    context = {
+        "form": form,
+        "memberships": selectors.memberships_of(request.user),
+        "deleted": selectors.deleted_clubs_of(request.user),
+    }
     return render(request, "clubs/club_list.html", context, status=400 if form.errors else 200)
 
 
@@ -44,6 +50,43 @@ def club_list(request: HttpRequest) -> HttpResponse:
 def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
     club, role = club_of(request, slug)
     return _render_club(request, club, role)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def club_delete(request: HttpRequest, slug: str) -> HttpResponse:
+    """Delete the club once its owner has typed its name; he can restore it from his
+    clubs for a while (``services.club_restore``)."""
+    club, _role = club_of(request, slug, need=Role.OWNER)
+    form = ClubDeleteForm(request.POST or None, club=club)
+    error = None
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.club_delete(club=club)
+        except ClubError as refusal:
+            error = str(refusal)
+        else:
+            messages.success(request, _("%(name)s was deleted.") % {"name": club.name})
+            return redirect("club_list")
+    if club.personal:
+        error = str(ClubError("personal_delete"))
+    context = {"club": club, "form": form, "error": error, "restore_days": RESTORE_DAYS}
+    status = 400 if error or form.errors else 200
+    return render(request, "clubs/club_delete.html", context, status=status)
+
+
+@login_required
+@require_POST
+def club_restore(request: HttpRequest, slug: str) -> HttpResponse:
+    """Bring a deleted club back, as it was."""
+    club = deleted_club_of(request, slug)
+    try:
+        services.club_restore(club=club)
+    except ClubError as refusal:
+        messages.error(request, str(refusal))
+        return redirect("club_list")
+    messages.success(request, _("%(name)s is back.") % {"name": club.name})
+    return redirect(club)
 
 
 @login_required
@@ -124,7 +167,8 @@ def invitation_accept(request: HttpRequest, token: str) -> HttpResponse:
     A link withdrawn, used or expired says so and changes nothing (410 Gone); for a
     member of the club already it only says that.
     """
-    invitation = get_object_or_404(Invitation.objects.select_related("club"), token=token)
+    invitations = Invitation.objects.select_related("club").filter(club__deleted_at=None)
+    invitation = get_object_or_404(invitations, token=token)
     try:
         if request.method == "POST":
             services.invitation_accept(invitation=invitation, user=request.user)

@@ -1,30 +1,56 @@
 """The access helpers of the table's things: a partie, an evening or a player of one of
 the user's clubs, fetched with his role (``clubs.access.object_in_club``): a stranger
 gets a 404, a role short of ``need`` a 403.
+
+What is a user's own stays his to read when he is no longer a member of the club (he
+was removed, or left, and may still owe money): a partie where the player linked to his
+account sat, an evening where that player sat or has a payment, and that player's page.
+He reads them as a member does; anything more is a 403.
 """
 
 from __future__ import annotations
 
+from django.db.models import Exists, OuterRef, Q
 from django.http import HttpRequest
 
 from scorekeeper.clubs.access import Role, object_in_club
 
-from .models import Evening, Partie, Player, PlayerMerge
+from .models import Evening, EveningPayment, Partie, Player, PlayerMerge, Seat
 from .selectors import partie_with_players
 
 
 def partie_for(request: HttpRequest, pk: int, need: Role = Role.MEMBER) -> Partie:
     """A partie of one of the user's clubs, its seats and players loaded."""
     queryset = partie_with_players(Partie.objects.select_related("club"))
-    return object_in_club(request, queryset, pk, need)
+    return object_in_club(request, queryset, pk, need, reader=_sat_in_partie)
 
 
 def evening_for(request: HttpRequest, pk: int, need: Role = Role.MEMBER) -> Evening:
-    return object_in_club(request, Evening.objects.select_related("club"), pk, need)
+    queryset = Evening.objects.select_related("club")
+    return object_in_club(request, queryset, pk, need, reader=_in_evening)
 
 
 def player_for(request: HttpRequest, pk: int, need: Role = Role.MEMBER) -> Player:
-    return object_in_club(request, Player.objects.select_related("club", "user"), pk, need)
+    queryset = Player.objects.select_related("club", "user")
+    return object_in_club(request, queryset, pk, need, reader=_is_player)
+
+
+def _sat_in_partie(user_id: int) -> Q:
+    return Q(Exists(Seat.objects.filter(partie=OuterRef("pk"), player__user_id=user_id)))
+
+
+def _in_evening(user_id: int) -> Q:
+    seats = Seat.objects.filter(
+        partie__evening=OuterRef("pk"), partie__deleted_at=None, player__user_id=user_id
+    )
+    payments = EveningPayment.objects.filter(evening=OuterRef("pk")).filter(
+        Q(payer__user_id=user_id) | Q(payee__user_id=user_id)
+    )
+    return Q(Exists(seats)) | Q(Exists(payments))
+
+
+def _is_player(user_id: int) -> Q:
+    return Q(user_id=user_id)
 
 
 def player_merge_for(request: HttpRequest, pk: int, need: Role = Role.SCORER) -> PlayerMerge:

@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from decimal import Decimal
 from functools import cached_property
 
-from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
+from django.db.models import Exists, F, Max, OuterRef, Prefetch, Q, QuerySet
 
 from scorekeeper import engine, vocabulary
-from scorekeeper.clubs.models import Club
+from scorekeeper.clubs.models import Club, Role
 from scorekeeper.clubs.selectors import clubs_of
 from scorekeeper.engine.record import Record
 from scorekeeper.formats import number_text
@@ -344,14 +344,43 @@ def deleted_parties_of(user) -> QuerySet[Partie]:
 
 
 def parties_played_by(user) -> QuerySet[Partie]:
-    """The parties of the user's clubs where the player linked to his account sat,
-    newest first (a member is one player in a club)."""
+    """The parties where the player linked to his account sat, newest first (a member is
+    one player in a club); those of a club he has left too: they stay his to read
+    (table/access.py)."""
     return (
-        Partie.objects.filter(club__in=clubs_of(user), seats__player__user=user)
+        Partie.objects.filter(seats__player__user=user, club__deleted_at=None)
         .select_related("club")
         .distinct()
         .order_by("-started_at", "-id")
     )
+
+
+def open_debts_of(user) -> QuerySet[EveningPayment]:
+    """The unpaid transfers of settled evenings that the players linked to his account
+    pay or receive, in every club he plays in or played in."""
+    return (
+        EveningPayment.objects.filter(paid_at=None, carried_to=None, evening__club__deleted_at=None)
+        .filter(Q(payer__user=user) | Q(payee__user=user))
+        .select_related("payer", "payee", "evening__club")
+        .order_by("-evening__played_on", "id")
+    )
+
+
+def start_club(user) -> Club | None:
+    """The club a new partie or evening starts in unless the user picks another: among
+    the clubs other than his personal one where he scores, the one of the last partie he
+    started, else the one he joined last; None when there is none (his personal club,
+    then)."""
+    last_partie = Max("parties__started_at", filter=Q(parties__owner=user))
+    joined = Max("memberships__joined_at")  # his own: clubs_of joins his memberships
+    club = (
+        clubs_of(user, need=Role.SCORER)
+        .filter(personal=False)
+        .annotate(last_partie=last_partie, joined=joined)
+        .order_by(F("last_partie").desc(nulls_last=True), F("joined").desc(), "-id")
+        .first()
+    )
+    return club
 
 
 def parties_in(clubs: QuerySet[Club] | list[Club]) -> QuerySet[Partie]:

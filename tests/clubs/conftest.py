@@ -1,6 +1,7 @@
-"""The club's cast: its owner, a scorer, a member; the outsider and the anonymous visitor
-come from tests/conftest.py. The club has a partie with a hand, an open evening with that
-partie, and a settled evening with a closed partie and its payment."""
+"""The club's cast: its owner, a scorer, a member, and a former member (removed after he
+played as Anna); the outsider and the anonymous visitor come from tests/conftest.py. The
+club has a partie with a hand, an open evening with that partie, and a settled evening
+with a closed partie and its payment."""
 
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -122,3 +123,21 @@ def club_things(club: Club, owner: User, scorer: User, member: User) -> ClubThin
 @pytest.fixture
 def things(club: Club, owner: User, scorer: User, member: User) -> ClubThings:
     return club_things(club, owner, scorer, member)
+
+
+def remove_after_playing(things: ClubThings, user: User) -> User:
+    """``user`` joins the club, plays as Anna (``things.player``, linked to his account)
+    and is then removed from it: Anna sat in ``things.partie``, of ``things.evening``,
+    and in ``things.loose``."""
+    membership = join(things.club, user, Role.MEMBER)
+    services.player_link(player=things.player, user=user)
+    club_services.membership_remove(membership=membership)
+    return user
+
+
+@pytest.fixture
+def former(django_user_model: type[User], things: ClubThings) -> User:
+    """A former member of the club, removed after he played as Anna."""
+    return remove_after_playing(
+        things, django_user_model.objects.create_user("former", password=PASSWORD)
+    )

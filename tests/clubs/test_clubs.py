@@ -94,7 +94,7 @@ def test_a_scorer_chooses_the_club_of_a_new_partie(client_of, club, scorer):
     client = client_of("scorer")
     form = client.get(reverse("partie_new")).context["club_form"]
     assert [c.name for c in form.fields["club"].queryset] == ["scorer", "Skat Club"]
-    assert form["club"].value() == services.personal_club(scorer).pk
+    assert form["club"].value() == club.pk  # his club, not his personal one
 
     response = client.post(reverse("partie_new"), start_form_data() | {"club": club.pk})
 

@@ -1,6 +1,7 @@
 """Invitation links: a random token, good for one person within a week, withdrawn at will
 by the owner. A link that is no longer good says why and changes nothing."""
 
+import re
 import threading
 from datetime import timedelta
 
@@ -113,13 +114,21 @@ def test_a_link_used_once_does_not_let_a_second_person_in(
     assert not Membership.objects.filter(user=second).exclude(club__personal=True).exists()
 
 
-def test_the_same_person_cannot_use_a_link_twice(client_of, club, invitation, outsider):
+def test_the_same_person_cannot_use_a_link_twice_and_is_told_he_is_a_member(
+    client_of, club, invitation, outsider
+):
     client = client_of("outsider")
     client.post(accept_url(invitation))
 
+    page = client.get(accept_url(invitation))
     response = client.post(accept_url(invitation))
 
-    assert response.status_code == 410
+    for answer in (page, response):
+        assert answer.status_code == 200
+        content = answer.content.decode()
+        assert "You are a member of this club already." in content
+        assert "used already" not in content
+        assert f'href="{club.get_absolute_url()}"' in content
     assert Membership.objects.filter(club=club, user=outsider).count() == 1
 
 
@@ -180,6 +189,41 @@ def test_a_member_opening_a_link_is_told_he_is_one_already_and_it_stays_good(
     assert Membership.objects.get(club=club, user=member).role == Role.MEMBER  # not scorer
     invitation.refresh_from_db()
     assert invitation.is_open
+
+
+@pytest.mark.parametrize("gone", ["revoked", "expired"])
+def test_a_member_opening_a_link_no_longer_good_is_told_he_is_one_all_the_same(
+    client_of, club, invitation, gone
+):
+    change = {"revoked": {"revoked_at": timezone.now()}, "expired": {"expires_at": timezone.now()}}
+    Invitation.objects.filter(pk=invitation.pk).update(**change[gone])
+
+    response = client_of("member").get(accept_url(invitation))
+
+    assert response.status_code == 200
+    content = response.content.decode()
+    assert "You are a member of this club already." in content
+    assert f'href="{club.get_absolute_url()}"' in content
+    assert "Ask the club's owner for a new link." not in content
+
+
+def test_a_link_to_a_deleted_club_leads_nowhere(client_of, club, invitation, outsider):
+    services.club_delete(club=club)
+
+    for method in ("get", "post"):
+        response = getattr(client_of("outsider"), method)(accept_url(invitation))
+        assert response.status_code == 404
+    assert not Membership.objects.filter(club=club, user=outsider).exists()
+
+
+def test_joining_a_club_deleted_meanwhile_is_refused(club, invitation, outsider):
+    services.club_delete(club=club)
+
+    with pytest.raises(ClubError) as refusal:
+        services.invitation_accept(invitation=invitation, user=outsider)
+
+    assert refusal.value.code == "deleted"
+    assert not Membership.objects.filter(club=club, user=outsider).exists()
 
 
 def test_a_visitor_logs_in_first_and_comes_back_to_the_link(client, invitation):
@@ -291,3 +335,18 @@ def accept_at_once(user, links: list[Invitation]) -> list[object]:
     for thread in threads:
         thread.join(timeout=30)
     return answers
+
+
+def test_the_link_has_a_copy_button_shown_by_the_script_beside_a_read_only_field(
+    client_of, club, invitation
+):
+    page = client_of("owner").get(reverse("club_detail", args=[club.slug])).content.decode()
+
+    field = f'id="invitation-link-{invitation.pk}"'
+    assert field in page
+    assert re.search(rf'<input type="text" readonly value="[^"]+{invitation.token}/"', page)
+    button = re.search(r"<button [^>]*data-copy=\"([^\"]+)\"[^>]*>([^<]+)</button>", page)
+    assert button.group(1) == f"invitation-link-{invitation.pk}"
+    assert button.group(2) == "Copy the link"
+    assert " hidden " in button.group(0)  # without JavaScript the field alone is there
+    assert '<script src="/static/js/copy.js" defer></script>' in page

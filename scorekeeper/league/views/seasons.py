@@ -9,7 +9,7 @@ from datetime import timedelta
 
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.db.models import Count, Exists, OuterRef, Q
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.formats import date_format
@@ -118,8 +118,13 @@ def season_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 @require_safe
 def season_public(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """The standings behind the public link: read only, no names of the club's pages."""
-    season = get_object_or_404(Season.objects.select_related("league__club"), share_token=token)
+    season = get_object_or_404(_shared_seasons(), share_token=token)
     return _render_standings(request, season, role=None)
+
+
+def _shared_seasons() -> QuerySet[Season]:
+    """The seasons a public link may show: none of a deleted club."""
+    return Season.objects.select_related("league__club").filter(league__club__deleted_at=None)
 
 
 def _render_standings(request: HtmxHttpRequest, season: Season, role: Role | None) -> HttpResponse:
@@ -195,7 +200,7 @@ def season_pdf(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_safe
 def season_public_pdf(request: HttpRequest, token: str) -> HttpResponse:
-    season = get_object_or_404(Season.objects.select_related("league__club"), share_token=token)
+    season = get_object_or_404(_shared_seasons(), share_token=token)
     return _standings_pdf(season, request.GET.get("layout"))
 
 
@@ -241,7 +246,7 @@ def season_json(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_safe
 def season_public_json(request: HttpRequest, token: str) -> HttpResponse:
-    season = get_object_or_404(Season.objects.select_related("league__club"), share_token=token)
+    season = get_object_or_404(_shared_seasons(), share_token=token)
     return _season_document(season)
 
 

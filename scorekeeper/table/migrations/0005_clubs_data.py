@@ -23,17 +23,19 @@ def free_slug(name, taken):
     return slug
 
 
+# Club._base_manager, not Club.objects: from clubs 0002 on (which may be applied before
+# this one) the historical Club has only its manager all_objects.
 def personal_clubs(apps, schema_editor):
     User = apps.get_model(settings.AUTH_USER_MODEL)
     Club = apps.get_model("clubs", "Club")
     Membership = apps.get_model("clubs", "Membership")
-    taken = set(Club.objects.values_list("slug", flat=True))
+    taken = set(Club._base_manager.values_list("slug", flat=True))
     for user in User.objects.order_by("pk"):
-        club = Club.objects.filter(
+        club = Club._base_manager.filter(
             personal=True, memberships__user=user, memberships__role="owner"
         ).first()
         if club is None:
-            club = Club.objects.create(
+            club = Club._base_manager.create(
                 name=user.username, slug=free_slug(user.username, taken), personal=True
             )
             Membership.objects.create(club=club, user=user, role="owner")
@@ -45,7 +47,7 @@ def no_clubs(apps, schema_editor):
     Club = apps.get_model("clubs", "Club")
     for model in ("Player", "Evening", "Partie"):
         apps.get_model("table", model).objects.update(club=None)
-    Club.objects.filter(personal=True).delete()
+    Club._base_manager.filter(personal=True).delete()
 
 
 class Migration(migrations.Migration):

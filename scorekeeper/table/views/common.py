@@ -8,6 +8,8 @@ from django_htmx.middleware import HtmxDetails
 
 from scorekeeper.clubs.forms import ClubChoiceForm
 
+from ..selectors import start_club
+
 
 class HtmxHttpRequest(HttpRequest):
     """A request as django-htmx's middleware leaves it: ``request.htmx`` says whether
@@ -17,7 +19,11 @@ class HtmxHttpRequest(HttpRequest):
 
 
 def _club_form(request: HttpRequest) -> ClubChoiceForm:
-    """The club a new partie, import or evening goes to; a club page's link names it."""
+    """The club a new partie, import or evening goes to; a club page's link names it,
+    else it is the user's usual club (``selectors.start_club``)."""
     data = request.POST if request.method == "POST" else None  # bound, though empty
-    initial = {"club": request.GET.get("club")}
-    return ClubChoiceForm(data, user=request.user, initial=initial)
+    club = request.GET.get("club")
+    if data is None and not club:
+        usual = start_club(request.user)
+        club = usual.pk if usual else None
+    return ClubChoiceForm(data, user=request.user, initial={"club": club})

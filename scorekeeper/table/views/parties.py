@@ -463,8 +463,11 @@ def partie_import(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_safe
 def my_games(request: HttpRequest) -> HttpResponse:
-    """The parties the user played, as the player linked to his account in each club."""
+    """The parties the user played, as the player linked to his account in each club, and
+    the debts still open between him and others (a club he has left included)."""
     parties = Paginator(selectors.parties_played_by(request.user), 50)
-    return render(
-        request, "table/my_games.html", {"page": parties.get_page(request.GET.get("page"))}
-    )
+    context = {
+        "page": parties.get_page(request.GET.get("page")),
+        "debts": selectors.open_debts_of(request.user),
+    }
+    return render(request, "table/my_games.html", context)

@@ -45,7 +45,7 @@ def partie_pdf(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_safe
 def shared_partie_pdf(request: HttpRequest, token: str) -> HttpResponse:
-    queryset = selectors.partie_with_players(Partie.objects.all())
+    queryset = selectors.partie_with_players(Partie.objects.filter(club__deleted_at=None))
     return _partie_pdf(get_object_or_404(queryset, share_token=token))
 
 

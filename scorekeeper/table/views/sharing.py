@@ -25,7 +25,8 @@ from .parties import _render_ruleset, _render_table
 def shared_partie(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """The read-only view behind a share link: no form, no edit links. It follows the
     table by itself, and answers "unchanged" from the version alone (live.py)."""
-    row = Partie.objects.filter(share_token=token).values("pk", "version", "state").first()
+    shared = Partie.objects.filter(share_token=token, club__deleted_at=None)
+    row = shared.values("pk", "version", "state").first()
     if row is None:
         return _link_gone(request, "table")
     if not_modified := live.unchanged(request, live.partie_live(**row)):
@@ -41,7 +42,8 @@ def shared_partie(request: HtmxHttpRequest, token: str) -> HttpResponse:
 @require_safe
 def shared_partie_ruleset(request: HttpRequest, token: str) -> HttpResponse:
     """The rules behind a share link, as its players read them at the table."""
-    partie = get_object_or_404(Partie.objects.select_related("club"), share_token=token)
+    shared = Partie.objects.select_related("club").filter(club__deleted_at=None)
+    partie = get_object_or_404(shared, share_token=token)
     return _render_ruleset(request, partie, shared=True)
 
 
@@ -84,7 +86,7 @@ def evening_board(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 @require_safe
 def shared_evening_board(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """The evening's board behind its read-only link: for anyone, logged in or not."""
-    evening = Evening.objects.filter(share_token=token).first()
+    evening = Evening.objects.filter(share_token=token, club__deleted_at=None).first()
     if evening is None:
         return _link_gone(request, "board")
     return _render_board(request, live.evening_board(evening), shared=True)
