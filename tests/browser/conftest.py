@@ -282,6 +282,22 @@ def expect_totals(page: Page, number: int, *totals: int) -> None:
     expect(row.locator(".total")).to_have_text([str(total) for total in totals])
 
 
+def expect_no_sideways_scroll(page: Page) -> None:
+    """The page is no wider than its viewport: nothing to scroll sideways."""
+    assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
+
+
+def screenshot(page: Page, name: str, full_page: bool = True) -> None:
+    """A picture of the page, where SCREENSHOTS names a folder (docs/screenshots); else
+    none: a full-page picture takes longer than the page, and no test looks at it."""
+    folder = os.environ.get("SCREENSHOTS")
+    if not folder:
+        return
+    path = Path(folder) / f"{name}.png"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(path), full_page=full_page)
+
+
 def mark_page(page: Page) -> None:
     """A marker that a navigation would wipe out and an HTMX swap keeps."""
     page.evaluate("window.marker = 1")

@@ -25,6 +25,7 @@ from tests.browser.conftest import (
     hand_rows,
     mark_page,
     record,
+    screenshot,
     seat,
     status,
     submit_start,
@@ -95,7 +96,7 @@ def test_hollywood_is_played_until_all_three_games_are_closed(logged_in_page: Pa
             "In all: Ben pays Anna 8.00",  # 180 + 170 − 190 = 160 points at 0.05
         ]
     )
-    page.screenshot(path="/tmp/hollywood.png", full_page=True)
+    screenshot(page, "hollywood")
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
 
 
@@ -173,7 +174,7 @@ def test_a_match_best_of_three_runs_game_after_game_to_the_winner(logged_in_page
             "In all: Ben pays Anna 320 points",  # the first two cancel out
         ]
     )
-    page.screenshot(path="/tmp/match.png", full_page=True)
+    screenshot(page, "match")
 
 
 def table(page: Page, number: int) -> Locator:
@@ -243,7 +244,7 @@ def test_a_partnership_records_both_tables_and_settles_between_opposite_numbers(
     expect(page.locator(".settlement .pays")).to_have_text(
         ["Ben pays Anna 250 points", "Dan pays Cleo 250 points"]
     )
-    page.screenshot(path="/tmp/partnership.png", full_page=True)
+    screenshot(page, "partnership")
 
 
 def test_oklahoma_the_upcard_sets_the_knock_limit_and_spades_double(

@@ -15,7 +15,6 @@ in English and German, at phone and desktop widths.
 import csv
 import io
 import json
-import os
 import re
 from collections.abc import Callable
 from datetime import timedelta
@@ -31,11 +30,13 @@ from scorekeeper.clubs.models import Membership, Role
 from tests.browser.conftest import (
     PHONE,
     choose_kind,
+    expect_no_sideways_scroll,
     expect_same_page,
     go_to,
     hand_rows,
     mark_page,
     record,
+    screenshot,
     seat,
     submit_start,
     tap,
@@ -85,18 +86,6 @@ def expect_standings(page: Page, *lines: tuple[str, str, str]) -> None:
     expect(rows.locator("td:nth-child(1)")).to_have_text([rank for rank, _, _ in lines])
     expect(rows.locator("th.player")).to_have_text([name for _, name, _ in lines])
     expect(rows.locator("td:nth-child(7)")).to_have_text([points for _, _, points in lines])
-
-
-def expect_no_sideways_scroll(page: Page) -> None:
-    width = page.viewport_size["width"]
-    assert page.evaluate("document.documentElement.scrollWidth") <= width
-
-
-def screenshot(page: Page, name: str) -> None:
-    folder = os.environ.get("SCREENSHOTS")
-    path = Path(folder) / f"{name}.png" if folder else Path("/tmp") / f"{name}.png"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(path), full_page=True)
 
 
 def test_a_club_plays_a_season_and_shares_its_standings(

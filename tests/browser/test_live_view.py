@@ -17,7 +17,7 @@ from playwright.sync_api import BrowserContext, Page, Response, expect
 from scorekeeper import engine
 from scorekeeper.table import services
 from scorekeeper.table.models import Partie
-from tests.browser.conftest import expect_same_page, fill_hand, hand_rows, mark_page
+from tests.browser.conftest import expect_same_page, fill_hand, hand_rows, mark_page, screenshot
 
 SEEN_WITHIN_MS = 3_000
 SHORT_SCREEN = {"width": 360, "height": 420}  # so that the sheet scrolls
@@ -171,4 +171,4 @@ def test_the_board_and_the_share_buttons_fit_a_phone(open_context, log_in, owner
         assert width <= 360, (path, width)
     page.goto(reverse("evening_board", args=[evening.pk]))
     expect(page.get_by_role("button", name="Withdraw the link")).to_be_visible()
-    page.screenshot(path="/tmp/live_board.png", full_page=True)
+    screenshot(page, "live_board")

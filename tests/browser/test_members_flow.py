@@ -6,9 +6,7 @@ member opening the link he joined with.
 Set SCREENSHOTS to a folder to keep pictures of the steps.
 """
 
-import os
 from datetime import date
-from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import User
@@ -19,21 +17,17 @@ from scorekeeper.clubs import services as club_services
 from scorekeeper.clubs.models import Club, Role
 from scorekeeper.table import services
 from scorekeeper.table.models import Player
-from tests.browser.conftest import PHONE, expect_console_error, expect_same_page, go_to, mark_page
+from tests.browser.conftest import (
+    expect_console_error,
+    expect_no_sideways_scroll,
+    expect_same_page,
+    go_to,
+    mark_page,
+    screenshot,
+)
 from tests.browser.test_accessibility import axe_page, serious_violations  # noqa: F401
 from tests.clubs.conftest import G, join, start
 from tests.conftest import PASSWORD
-
-
-def screenshot(page: Page, name: str) -> None:
-    folder = os.environ.get("SCREENSHOTS")
-    if folder:
-        Path(folder).mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(Path(folder) / f"{name}.png"), full_page=True)
-
-
-def no_sideways_scroll(page: Page) -> None:
-    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
 
 
 def test_the_owner_copies_the_invitation_link_with_one_tap(open_context, log_in, owner: User):
@@ -56,7 +50,7 @@ def test_the_owner_copies_the_invitation_link_with_one_tap(open_context, log_in,
     expect(page.get_by_role("status").filter(has_text="Link copied.")).to_be_visible()
     assert page.evaluate("navigator.clipboard.readText()") == field.input_value()
     assert "/invite/" in field.input_value()
-    no_sideways_scroll(page)
+    expect_no_sideways_scroll(page)
     screenshot(page, "invitation-copied-360")
 
 
@@ -99,7 +93,7 @@ def test_without_javascript_the_link_is_a_field_to_copy_and_no_button(
     expect(field).to_have_attribute("readonly", "")
     assert field.input_value().endswith(invitation.get_absolute_url())
     expect(page.get_by_role("button", name="Copy the link")).to_be_hidden()
-    no_sideways_scroll(page)
+    expect_no_sideways_scroll(page)
     screenshot(page, "invitation-no-js-360")
 
 
@@ -119,7 +113,7 @@ def test_the_owner_deletes_the_club_by_its_name_and_restores_it(
     page.get_by_role("button", name="Delete the club").click()
     expect(page.get_by_text("That is not the club's name: type Skat Club")).to_be_visible()
     expect_console_error(console_errors, "400 (Bad Request)")  # the form's answer: 400
-    no_sideways_scroll(page)
+    expect_no_sideways_scroll(page)
     screenshot(page, "club-delete-360")
     page.get_by_label("The club's name").fill("skat club")
     page.get_by_role("button", name="Delete the club").click()
@@ -130,7 +124,7 @@ def test_the_owner_deletes_the_club_by_its_name_and_restores_it(
     expect(deleted.get_by_text("can be restored until")).to_be_visible()
     expect(page.locator(f'a[href="{club.get_absolute_url()}"]')).to_have_count(0)
     assert not Club.objects.filter(pk=club.pk).exists()
-    no_sideways_scroll(page)
+    expect_no_sideways_scroll(page)
     screenshot(page, "club-deleted-360")
 
     deleted.get_by_role("button", name="Restore Skat Club").click()
@@ -163,7 +157,7 @@ def test_a_removed_member_finds_his_debt_and_reads_its_evening(
     go_to(page, "My games")
     debts = page.locator("#open-debts")
     expect(debts.get_by_text("Anna pays Ben 16.00")).to_be_visible()
-    no_sideways_scroll(page)
+    expect_no_sideways_scroll(page)
     screenshot(page, "removed-member-my-games-360")
     debts.get_by_role("link", name="Gin night").click()
 
@@ -171,7 +165,7 @@ def test_a_removed_member_finds_his_debt_and_reads_its_evening(
     expect(page.get_by_text("Anna pays Ben 16.00").first).to_be_visible()
     expect(page.get_by_role("button", name="Mark paid")).to_have_count(0)
     expect(page.get_by_role("link", name="Skat Club")).to_have_count(0)
-    no_sideways_scroll(page)
+    expect_no_sideways_scroll(page)
     screenshot(page, "removed-member-evening-360")
     page.get_by_role("link", name="Anna – Ben").click()
     expect(page.locator("table.sheet").first).to_be_visible()

@@ -11,13 +11,11 @@ Set SCREENSHOTS to a folder (docs/screenshots) to keep pictures of the main page
 and desktop widths in English and German.
 """
 
-import os
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import Decimal
-from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import User
@@ -30,7 +28,7 @@ from scorekeeper.clubs.models import Role
 from scorekeeper.league import services as league_services
 from scorekeeper.table import services
 from scorekeeper.table.models import Partie, Player
-from tests.browser.conftest import PHONE
+from tests.browser.conftest import PHONE, screenshot
 
 LONG = "Alexandra-Maximiliane von Hohenzollern"
 UNBROKEN = ("Bartholomäusfriedrichwilhelm" * 3)[:60]  # 60 characters, not one space
@@ -394,16 +392,6 @@ SCREENSHOTS = {
 }
 
 
-def _screenshot(page: Page, name: str, full_page: bool = True) -> None:
-    """Keep a picture in the folder SCREENSHOTS names; without it, take none (a full-page
-    picture takes longer than the page, and the test's checks need none)."""
-    if not os.environ.get("SCREENSHOTS"):
-        return
-    folder = Path(os.environ["SCREENSHOTS"])
-    folder.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(folder / f"{name}.png"), full_page=full_page)
-
-
 @pytest.mark.parametrize("language", ["en", "de"])
 def test_screenshots_of_the_main_pages(
     phone: Callable[..., Page], owner: User, language: str
@@ -416,7 +404,7 @@ def test_screenshots_of_the_main_pages(
             page.goto(world.pages[name])
             expect(page.locator("main h1").first).to_be_visible()
             assert page_width(page) <= size["width"], f"{name} at {width} px"
-            _screenshot(page, f"{picture}-{language}-{width}")
+            screenshot(page, f"{picture}-{language}-{width}")
     # The card picker open on a phone, the knocker's hand half chosen.
     page.set_viewport_size(PHONE)
     page.goto(world.pages["two players"])
@@ -425,14 +413,14 @@ def test_screenshots_of_the_main_pages(
         page.locator(f"button.pick[data-code='{code}']").click()
     page.locator("details.cards").scroll_into_view_if_needed()
     assert page_width(page) <= PHONE["width"]
-    _screenshot(page, f"cards-{language}-360", full_page=False)
+    screenshot(page, f"cards-{language}-360", full_page=False)
     # Undo at hand, where the hand was; the rules of a partie, to read at the table.
     page.goto(world.pages["three players"] + "#undo-notice")
     expect(page.locator("#undo-notice")).to_be_in_viewport()
     page.locator("#undo-notice").evaluate("row => row.scrollIntoView({block: 'center'})")
-    _screenshot(page, f"undo-{language}-360", full_page=False)
+    screenshot(page, f"undo-{language}-360", full_page=False)
     page.goto(world.pages["hollywood: rules"])
-    _screenshot(page, f"rules-{language}-360", full_page=False)
+    screenshot(page, f"rules-{language}-360", full_page=False)
 
 
 def test_the_hollywood_sheet_shows_one_game_at_a_time_on_a_phone(

@@ -6,11 +6,9 @@ standings on a phone show the columns that decide the rank in its width.
 Set SCREENSHOTS to a folder (docs/screenshots) to keep the pages as pictures.
 """
 
-import os
 import re
 from collections.abc import Callable
 from datetime import timedelta
-from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import User
@@ -23,7 +21,7 @@ from scorekeeper.clubs import services as club_services
 from scorekeeper.league import services as league_services
 from scorekeeper.table import services
 from scorekeeper.table.models import Partie, Player, PlayerMerge
-from tests.browser.conftest import PHONE
+from tests.browser.conftest import PHONE, expect_no_sideways_scroll, screenshot
 from tests.conftest import PASSWORD
 
 G = engine.Hand.gin
@@ -66,16 +64,6 @@ WORDS = {
 }
 
 
-def screenshot(page: Page, name: str, full_page: bool = True) -> None:
-    """A picture of the page, where SCREENSHOTS names a folder (else none)."""
-    folder = os.environ.get("SCREENSHOTS")
-    if not folder:
-        return
-    path = Path(folder) / f"{name}.png"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(path), full_page=full_page)
-
-
 @pytest.fixture
 def club(owner: User):
     """The Skat Club: Ben beat Carl twice; Benn (Ben entered again) beat Dora once."""
@@ -107,10 +95,6 @@ def browse(open_context: Callable[..., BrowserContext], live_server, owner: User
         return page
 
     return browse
-
-
-def expect_no_sideways_scroll(page: Page) -> None:
-    assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
 
 
 @pytest.mark.parametrize("size", SIZES)

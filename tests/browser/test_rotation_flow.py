@@ -19,8 +19,8 @@ from scorekeeper.table import services
 from scorekeeper.table.models import Partie
 from tests.browser.conftest import (
     KINDS,
-    PHONE,
     enter_hand,
+    expect_no_sideways_scroll,
     expect_same_page,
     expect_table_swapped,
     expect_totals,
@@ -51,10 +51,6 @@ def knock(page: Page, rows: int, winner: str, points: int) -> None:
     enter_hand(page, "knock", winner, 1, points + 1)
     expect(hand_rows(page)).to_have_count(rows)
     expect_table_swapped(page)
-
-
-def expect_no_sideways_scroll(page: Page) -> None:
-    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
 
 
 # RULES.md §6: X box, Y captain, Z; classic values. Before each hand: box, captain,

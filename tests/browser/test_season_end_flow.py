@@ -24,7 +24,8 @@ from scorekeeper.league import services as league_services
 from scorekeeper.league.models import Season
 from scorekeeper.table import services
 from scorekeeper.table.models import Partie
-from tests.browser.test_league_flow import expect_no_sideways_scroll, screenshot, standings_rows
+from tests.browser.conftest import expect_no_sideways_scroll, screenshot
+from tests.browser.test_league_flow import standings_rows
 from tests.clubs.conftest import join
 from tests.conftest import PASSWORD
 

@@ -22,6 +22,7 @@ from tests.browser.conftest import (
     expect_totals,
     hand_rows,
     mark_page,
+    screenshot,
     tap,
 )
 
@@ -91,7 +92,7 @@ def test_worked_example_from_sign_up_to_settlement(page: Page) -> None:
     expect(page.locator("tfoot tr.foot-net td.num")).to_have_text(["+175", "−175"])
     expect(page.locator("tfoot tr.foot-money td.num")).to_have_text(["+8.75", "−8.75"])
     expect(page.locator(".settlement .pays")).to_have_text("Ben pays Anna 175 points = 8.75")
-    page.screenshot(path="/tmp/finished.png", full_page=True)
+    screenshot(page, "finished")
 
 
 def test_knock_over_the_limit_shows_the_error_beside_the_deadwood(
