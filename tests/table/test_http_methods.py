@@ -21,7 +21,6 @@ def read_only_urls(partie, evening):
         reverse("club_board", args=[partie.club.slug]),
         reverse("pad"),
         reverse("player_detail", args=[player.pk]),
-        reverse("player_list", args=[partie.club.slug]),
         reverse("my_games"),
     ]
 

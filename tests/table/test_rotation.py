@@ -210,8 +210,12 @@ def test_the_same_name_twice_is_refused_beside_the_second(client_owner):
 # Who plays each hand
 
 
-def test_the_hand_form_offers_only_the_box_and_the_captain(client_owner, chouette, three_player):
+def test_the_chouette_hand_form_offers_only_the_box_and_the_captain(client_owner, chouette):
     assert knocker_choices(page(client_owner, chouette)) == ["X", "Y"]
+
+
+# One club's roster per test: "P" is one letter from "X", and the start form would ask.
+def test_the_hand_form_offers_only_the_box_and_the_captain(client_owner, three_player):
     assert knocker_choices(page(client_owner, three_player)) == ["P", "Q"]
 
     record(client_owner, three_player, ("P", 20))  # the box won: captain and out swap
