@@ -25,6 +25,7 @@ from scorekeeper.clubs.models import Club, Role
 from scorekeeper.table import live
 from scorekeeper.table.models import Partie
 from tests.browser.conftest import PHONE, enter_hand, hand_rows
+from tests.browser.test_accessibility import AXE, serious_violations
 from tests.clubs.conftest import join
 from tests.conftest import PASSWORD
 from tests.league.club_night import (
@@ -202,6 +203,30 @@ def test_a_phone_lists_every_table_and_the_seasons_table(
     header = phone.locator(".standings-top thead th")
     expect(header).to_have_text(["#", "Player", "Pts", "Games", "Won", "Net"])
     expect(header.nth(2).locator("abbr")).to_have_attribute("title", "League points")
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_the_board_has_no_serious_accessibility_violation_on_either_screen(
+    open_context: Callable[..., BrowserContext],
+    log_in: Callable[..., None],
+    owner: User,
+    club,
+    language: str,
+):
+    if not AXE.exists():
+        reason = f"axe-core not found at {AXE} (run `make axe`: it needs npm)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(reason)
+        pytest.skip(reason)
+    tables_of_a_night(owner, club, count=14)
+    for size in (BAR, PHONE):
+        context = open_context(viewport=size, bypass_csp=True)  # for axe's script alone
+        page = context.new_page()
+        log_in(page, "bar")
+        context.add_cookies([{"name": "django_language", "value": language, "url": page.url}])
+        page.goto(board_url(club))
+        expect(page.locator(".standings-top")).to_be_visible()
+        assert serious_violations(page) == [], size
 
 
 @pytest.mark.parametrize("language", ["en", "de"])
