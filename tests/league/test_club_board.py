@@ -111,6 +111,26 @@ def test_of_two_seasons_under_way_the_board_shows_the_last_to_start(
     assert "Standings: Winter cup" in client_owner.get(url).content.decode()
 
 
+def test_a_closed_season_shows_its_final_table_and_an_open_one_comes_first(
+    client_owner, url, owner, board, play, club, season
+):
+    play(["Anna", "Ben"], [G(90, knocker="Anna")])
+    _html, headers = board()
+    league_services.season_close(season=season, user=owner)
+    play(["Carl", "Dora"], [G(90, knocker="Carl")])  # after the close: not counted
+
+    response = poll(client_owner, url, headers)
+
+    assert response.status_code == 200  # closed: the season's row changed
+    assert standings_rows(response.content.decode()) == ["Anna", "Ben"]
+    cup = league_services.league_create(club=club, name="Cup")
+    today = timezone.localdate()
+    league_services.season_create(
+        league=cup, name="Old cup", starts_on=today - timedelta(days=60), ends_on=today
+    )
+    assert "Standings: Old cup" in client_owner.get(url).content.decode()
+
+
 # "Unchanged": 304, standings included, from one more query
 
 
