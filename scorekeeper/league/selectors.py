@@ -633,14 +633,14 @@ def standings_version(season: Season | None) -> tuple:
 
 
 def season_top(season: Season, size: int = BOARD_TOP) -> list[engine.league.Line]:
-    """The first lines of the season's table, of players with a counted game: the ranked
-    ones first, then those short of the season's minimum, unranked; a closed season's
-    final table."""
+    """The first lines of the season's table as its page shows it: the players with a
+    counted game, ranked among themselves, then those short of the season's minimum,
+    unranked; a closed season's final table."""
     if season.closed_at is not None:
         lines = [row.line for row in closed_table(season_close_of(season)).rows]
     else:
         lines, _ids = book_standings(season_book(season))
-    return [line for line in lines if line.games][:size]
+    return list(engine.league.played(lines)[:size])
 
 
 def night_table_numbers(parties: list[int]) -> dict[int, int]:

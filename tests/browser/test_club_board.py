@@ -141,8 +141,8 @@ def test_the_bar_screen_follows_the_phone_that_closes_a_game(
 
     expect(card).to_contain_text("Over: Lena won", timeout=SEEN_WITHIN_MS)
     lena = standings_row(board, "Lena").locator("td")
-    expect(lena.nth(1)).to_have_text("3")  # a shutout win's league points
-    expect(lena.nth(2)).to_have_text("1")
+    expect(lena.nth(1)).to_have_text("1")  # games
+    expect(lena.nth(3)).to_have_text("3")  # a shutout win's league points
 
 
 def test_twelve_tables_fill_the_bar_screen_and_its_pages_turn(
@@ -204,8 +204,8 @@ def test_a_phone_lists_every_table_and_the_seasons_table(
     width = phone.evaluate("document.scrollingElement.scrollWidth")
     assert width <= PHONE["width"]
     header = phone.locator(".standings-top thead th")
-    expect(header).to_have_text(["#", "Player", "Pts", "Games", "Won", "Net"])
-    expect(header.nth(2).locator("abbr")).to_have_attribute("title", "League points")
+    expect(header).to_have_text(["#", "Player", "Games", "Won", "Points", "Net"])
+    expect(header.nth(4).locator("abbr")).to_have_attribute("title", "League points")
 
 
 @pytest.mark.parametrize("language", ["en", "de"])

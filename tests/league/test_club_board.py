@@ -67,7 +67,7 @@ def test_the_board_shows_the_top_of_the_season_under_way(client_owner, url, toni
 
     assert "Standings: Autumn" in html
     assert standings_rows(html) == ["Anna", "Ben"]  # Carl and Dora have no game counted yet
-    assert '<abbr title="League points">Pts</abbr>' in html
+    assert '<abbr title="League points">Points</abbr>' in html
     assert "Carl – Dora" in html and "Anna – Ben" not in html  # tonight's tables only
 
 
