@@ -11,7 +11,7 @@ from decimal import Decimal
 
 from django.utils.formats import date_format
 from django.utils.functional import Promise
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from scorekeeper import engine
@@ -295,6 +295,74 @@ def side_name(name: str | None) -> str:
     return gettext("the team") if name == engine.TEAM else name or ""
 
 
+def side_heading(name: str) -> str:
+    """A column's name over its total: a chouette's team column is "Team"."""
+    return gettext("Team") if name == engine.TEAM else name
+
+
+def won_text(winner: str) -> str:
+    """'Anna won', 'the team won': a game's winner, from his column's name."""
+    return gettext("%(winner)s won") % {"winner": side_name(winner)}
+
+
+@dataclass(frozen=True)
+class BoardGame:
+    """One game of a table on the live board, in words."""
+
+    label: str | None  # "Game 2", where the kind numbers its games
+    totals: tuple[tuple[str, int], ...]  # each column's name ("Team") and total
+    result: str | None  # "Anna won": a closed game shown beside others (Hollywood)
+    named: bool = True  # False: games side by side say "120 : 40", in the players' order
+
+
+def board_games(
+    games: list[list[tuple[str, int]]], winners: list[str | None], session: type[engine.Session]
+) -> list[BoardGame]:
+    """What a board shows of a partie's games, from its summary (``winners``: each game's
+    winning column, None while it runs): games played side by side all of them, by their
+    totals in the players' order (as ``games_text``), each with its winner once it is
+    over; games played one after another the last one, the one being played or just over
+    (``game_over`` names its winner); one game by its totals.
+
+    >>> pair = [("Anna", 120), ("Ben", 40)]
+    >>> [(g.label, g.result) for g in board_games([pair, pair], ["Anna", None], engine.Hollywood)]
+    [('Game 1', 'Anna won'), ('Game 2', None)]
+    >>> board_games([pair, [("Olga", 0), ("team", 40)]], ["Anna", None], engine.Chouette)
+    [BoardGame(label='Game 2', totals=(('Olga', 0), ('Team', 40)), result=None, named=True)]
+    >>> board_games([pair], [None], engine.Game)
+    [BoardGame(label=None, totals=(('Anna', 120), ('Ben', 40)), result=None, named=True)]
+    """
+    shown = list(enumerate(zip(games, winners, strict=True), start=1))
+    if not session.side_by_side:
+        shown = shown[-1:]
+    return [
+        BoardGame(
+            game_name(number) if session.numbered else None,
+            tuple((side_heading(name), total) for name, total in game),
+            won_text(winner) if winner and session.side_by_side else None,
+            not session.side_by_side,
+        )
+        for number, (game, winner) in shown
+    ]
+
+
+def game_over(winners: list[str | None], session: type[engine.Session]) -> str | None:
+    """'Game 1 over: Olga won': a kind whose games follow one another, its last game over
+    (between two games, or when the table stopped); None for any other.
+
+    >>> game_over(["team", "Olga"], engine.Chouette), game_over(["Olga", None], engine.Chouette)
+    ('Game 2 over: Olga won', None)
+    >>> game_over(["Anna"], engine.Game), game_over(["Anna", "Ben", None], engine.Hollywood)
+    (None, None)
+    """
+    if not (session.numbered and not session.side_by_side and winners and winners[-1]):
+        return None
+    return gettext("Game %(number)s over: %(winner)s won") % {
+        "number": len(winners),
+        "winner": side_name(winners[-1]),
+    }
+
+
 # The columns of a league's standings, in their order.
 STANDINGS_COLUMNS = {
     "rank": _("Rank"),
@@ -313,6 +381,28 @@ STANDINGS_COLUMNS = {
     "points_per_hand_won": _("Points per hand won"),
     "trend": _("Last five"),
 }
+
+
+# What decides the rank (RULES.md §11): the columns a 360 px phone shows of the standings
+# without scrolling sideways, and the club's board of its season's table.
+KEY_COLUMNS = ("rank", "player", "games", "won", "league_points", "net_points")
+# Their heads as short as a phone needs them (the whole head is read out); the rank's is
+# a plain "#" there (season_detail.html): the table comes in its order.
+SHORT_HEADS = {
+    "won": pgettext_lazy("short column head", "Won"),
+    "league_points": pgettext_lazy("short column head", "Points"),
+    "net_points": pgettext_lazy("short column head", "Net"),
+}
+
+
+def board_standings_columns() -> list[tuple[str, str]]:
+    """The board's season table: each key column's short head ("#" for the rank) and its
+    whole one, which the short one stands for."""
+    short = {"rank": pgettext("short column head", "#"), **SHORT_HEADS}
+    return [
+        (str(short.get(key, STANDINGS_COLUMNS[key])), str(STANDINGS_COLUMNS[key]))
+        for key in KEY_COLUMNS
+    ]
 
 
 def season_subtitle(season) -> str:  # noqa: ANN001 (a league.Season; no model import here)

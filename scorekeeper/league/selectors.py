@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, replace
-from datetime import datetime, time, timedelta
+from datetime import date, datetime, time, timedelta
 from functools import cached_property
 
 from django.db.models import (
@@ -18,6 +18,7 @@ from django.db.models import (
     Exists,
     F,
     FilteredRelation,
+    Func,
     IntegerField,
     OuterRef,
     Prefetch,
@@ -51,7 +52,7 @@ from scorekeeper.table.models import (
 from scorekeeper.table.selectors import HANDS_IN_ORDER, partie_record, partie_with_players
 
 from . import ratings
-from .models import Assignment, League, Season, SeasonClose
+from .models import Assignment, League, NightTable, Season, SeasonClose
 
 HeadToHead = engine.HeadToHead
 TREND = 5  # results shown as a player's trend
@@ -586,3 +587,63 @@ def season_document(season: Season) -> documents.Season:
         with scoring(partie):
             records.append(partie_record(partie))
     return documents.Season(season.name, season.points, season.min_games, tuple(records))
+
+
+# The club's live board (table/live.py): the season under way and its top ten, the table
+# numbers of a league night. Its "unchanged" reads the season and its version in one query.
+
+BOARD_TOP = 10  # lines of the season's table on the board
+
+
+def board_season(club: Club, today: date) -> Season | None:
+    """The club's season that contains ``today`` (of overlapping ones an open one, the
+    last to start), with what its standings are counted from (``standings_version``)."""
+    games = ClosedGame.objects.filter(club_id=club.pk)
+    assigned = Assignment.objects.filter(partie__club_id=club.pk)
+    return (
+        Season.objects.filter(league__club=club, starts_on__lte=today, ends_on__gte=today)
+        .annotate(
+            games_newest=_aggregate(games, "MAX"),
+            games_count=_aggregate(games, "COUNT"),
+            assigned_newest=_aggregate(assigned, "MAX"),
+            assigned_count=_aggregate(assigned, "COUNT"),
+        )
+        .order_by(F("closed_at").asc(nulls_first=True), "-starts_on", "-pk")
+        .first()
+    )
+
+
+def _aggregate(rows: QuerySet, function: str) -> Subquery:
+    """``SELECT MAX(id)`` (or ``COUNT``) of the rows, as a scalar subquery."""
+    value = Func(F("pk"), function=function, output_field=IntegerField())
+    return Subquery(rows.order_by().annotate(value=value).values("value")[:1])
+
+
+def standings_version(season: Season | None) -> tuple:
+    """What the season's standings are counted from, read with it (``board_season``): the
+    season's own fields, and the newest key and number of the club's closed games and of
+    its parties assigned to a season. Every change to a game gives it new keys or fewer
+    rows (table/services/results.py), as every assignment does (services), so a change
+    to the standings changes this; no counter is kept for it."""
+    if season is None:
+        return ()
+    fields = tuple(getattr(season, field.attname) for field in Season._meta.concrete_fields)
+    counted = (season.games_newest, season.games_count)
+    return (*fields, counted, (season.assigned_newest, season.assigned_count))
+
+
+def season_top(season: Season, size: int = BOARD_TOP) -> list[engine.league.Line]:
+    """The first lines of the season's table as its page shows it: the players with a
+    counted game, ranked among themselves, then those short of the season's minimum,
+    unranked; a closed season's final table."""
+    if season.closed_at is not None:
+        lines = [row.line for row in closed_table(season_close_of(season)).rows]
+    else:
+        lines, _ids = book_standings(season_book(season))
+    return list(engine.league.played(lines)[:size])
+
+
+def night_table_numbers(parties: list[int]) -> dict[int, int]:
+    """Each partie's table number at the league night that started it, by partie id."""
+    rows = NightTable.objects.filter(partie_id__in=parties)
+    return dict(rows.values_list("partie_id", "number"))

@@ -23,8 +23,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import timedelta
+from itertools import count
 
 from django.db.models import Q, QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
@@ -39,6 +42,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django_htmx.http import HttpResponseStopPolling, reswap
 
+from scorekeeper import vocabulary
 from scorekeeper.clubs.models import Club
 
 from .models import Evening, Partie
@@ -102,21 +106,71 @@ def _cached(response: HttpResponse, etag: str) -> HttpResponse:
 
 # The boards: every table of an evening or of a club, from the cached summaries.
 
+Numbers = Callable[[list[int]], Mapping[int, int]]  # table numbers by partie id
+PER_PAGE = 12  # tables on the screen in the bar at once (a grid of three by four)
+ROTATE_SECONDS = 20  # a page of tables stays this long before the next one comes
+clock = time.time  # the rotation's clock (a test sets its own)
+
+
+@dataclass(frozen=True)
+class BoardPage:
+    """Which twelve tables the screen in the bar shows: the reader's choice (``?page=``),
+    or, unchosen, the page of the clock's turn, so that every screen of a club turns
+    its pages together and a polling region changes page by itself (its ETag names the
+    page). A phone shows every table whatever the page (board.html, app.css)."""
+
+    number: int  # 1-based
+    count: int
+    chosen: bool
+
+    @classmethod
+    def of(cls, tables: int, chosen: int | None) -> BoardPage:
+        pages = max(1, -(-tables // PER_PAGE))
+        if chosen is not None:
+            return cls(min(max(chosen, 1), pages), pages, True)
+        return cls(int(clock() // ROTATE_SECONDS) % pages + 1, pages, False)
+
+    def holds(self, index: int) -> bool:
+        """Whether the table at ``index`` (0-based, in the board's order) is on it."""
+        return index // PER_PAGE + 1 == self.number
+
+    @property
+    def numbers(self) -> range:
+        return range(1, self.count + 1)
+
 
 @dataclass(frozen=True)
 class BoardTable:
     """One table on a board, as the partie's cached summary gives it: nothing replayed."""
 
     partie: Partie
+    number: int = 0  # the table's number: its league night's, else its place on the board
+    on_page: bool = True
 
     @property
     def players(self) -> list[str]:
         return self.partie.summary.get("players", [])
 
     @property
-    def games(self) -> list[list[tuple[str, int]]]:
-        """Each game's totals, the one being played last (Hollywood's three at once)."""
-        return self.partie.game_totals
+    def kind(self) -> str:
+        return vocabulary.kind_name(self.partie.kind)
+
+    @property
+    def games(self) -> list[vocabulary.BoardGame]:
+        """The games shown, in words: Hollywood's three, else the last one."""
+        games = self.partie.game_totals
+        return vocabulary.board_games(games, self._winners(len(games)), self.partie.session_class)
+
+    @property
+    def game_over(self) -> str | None:
+        """'Game 1 over: Olga won' for a kind of games one after another, its last over."""
+        games = self.partie.game_totals
+        return vocabulary.game_over(self._winners(len(games)), self.partie.session_class)
+
+    def _winners(self, games: int) -> list[str | None]:
+        # A summary written before it kept each game's winner names none till its next hand.
+        winners = self.partie.summary.get("winners")
+        return list(winners) if winners and len(winners) == games else [None] * games
 
     @property
     def hands(self) -> int:
@@ -139,22 +193,38 @@ class Board:
 
     title: str
     parties: QuerySet[Partie]  # not read until asked: "unchanged" reads only the versions
-    key: tuple  # what else the board shows (a name, a date, settled or not)
+    key: tuple  # what else the board shows (a name, a date, settled or not, the standings)
     over: bool  # nothing on it can change any more
     evening: Evening | None = None
     club: Club | None = None
 
-    def live(self) -> Live:
+    def live(self, chosen: int | None = None) -> tuple[Live, BoardPage]:
+        """The board's ETag parts, and the page of tables it shows (``chosen``: the
+        reader's ``?page=``)."""
         versions = tuple(self.parties.values_list("pk", "version"))
-        return Live((*self.key, versions), self.over)
+        page = BoardPage.of(len(versions), chosen)
+        return Live((*self.key, versions, page), self.over), page
 
-    def tables(self) -> list[BoardTable]:
-        return [BoardTable(partie) for partie in self.parties.select_related("evening")]
+    def tables(self, page: BoardPage, numbered: Numbers | None = None) -> list[BoardTable]:
+        """Every table in the order of their numbers: ``numbered`` gives the numbers of
+        those a league night started, by partie id; the others follow, numbered in the
+        order they started."""
+        parties = list(self.parties.select_related("evening"))
+        numbers = numbered([p.pk for p in parties]) if numbered else {}
+        free = count(max(numbers.values(), default=0) + 1)
+        ordered = sorted(
+            ((numbers[p.pk] if p.pk in numbers else next(free), p) for p in parties),
+            key=lambda pair: pair[0],
+        )
+        return [
+            BoardTable(partie, number, page.holds(index))
+            for index, (number, partie) in enumerate(ordered)
+        ]
 
 
 def evening_board(evening: Evening) -> Board:
-    """Every partie of the evening, running first; settled up, it no longer changes."""
-    parties = Partie.objects.filter(evening=evening).order_by("-state", "started_at", "id")
+    """Every partie of the evening; settled up, it no longer changes."""
+    parties = Partie.objects.filter(evening=evening).order_by("started_at", "id")
     return Board(
         title=evening.name,
         parties=parties,
@@ -164,15 +234,15 @@ def evening_board(evening: Evening) -> Board:
     )
 
 
-def club_board(club: Club) -> Board:
-    """The club's running parties, and those that ended within the last hour."""
+def club_board(club: Club, standings: tuple = ()) -> Board:
+    """The club's running parties, and those that ended within the last hour;
+    ``standings``: what the season's table it shows is made of (its ETag's part)."""
     ended = timezone.now() - ENDED_SHOWN
     parties = (
         Partie.objects.filter(club=club)
         .filter(Q(state=Partie.State.RUNNING) | Q(closed_at__gte=ended))
-        .order_by("-state", "started_at", "id")
+        .order_by("started_at", "id")
     )
     title = _("Live board of %(club)s") % {"club": club.name}
-    return Board(
-        title=title, parties=parties, key=("club", club.pk, club.name), over=False, club=club
-    )
+    key = ("club", club.pk, club.name, standings)
+    return Board(title=title, parties=parties, key=key, over=False, club=club)

@@ -16,7 +16,6 @@ from django.utils.formats import date_format
 from django.utils.text import slugify
 from django.utils.timezone import localdate
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from scorekeeper.clubs.access import Role, club_of, object_in_club
@@ -30,23 +29,22 @@ from scorekeeper.sheets.standings import (
 from scorekeeper.table.access import partie_for
 from scorekeeper.table.models import Partie
 from scorekeeper.table.views.common import HtmxHttpRequest
-from scorekeeper.vocabulary import KIND_NAMES, STANDINGS_COLUMNS, season_subtitle
+from scorekeeper.vocabulary import (
+    KEY_COLUMNS,
+    KIND_NAMES,
+    SHORT_HEADS,
+    STANDINGS_COLUMNS,
+    season_subtitle,
+)
 
 from .. import exports, selectors, services
 from ..forms import LeagueForm, PartieSeasonForm, SeasonDatesForm, SeasonForm
 from ..models import League, Season, SeasonClose
 
 SORTABLE = tuple(selectors.SORTS)
-# What decides the rank (RULES.md §11), shown on a phone without scrolling sideways; the
-# other columns are a tap away ("More columns").
-KEY_COLUMNS = ("rank", "player", "games", "won", "league_points", "net_points")
-# Their heads as short as a 360 px phone needs them (the whole head is read out); the
-# rank's is a plain "#" there (season_detail.html): the table comes in its order.
-SHORT_HEADS = {
-    "won": pgettext_lazy("short column head", "Won"),
-    "league_points": pgettext_lazy("short column head", "Points"),
-    "net_points": pgettext_lazy("short column head", "Net"),
-}
+# What decides the rank is shown on a phone without scrolling sideways (KEY_COLUMNS, with
+# their SHORT_HEADS, in vocabulary.py: the club's board heads its season's table so too);
+# the other columns are a tap away ("More columns").
 PAGE = 100  # standings rows a page
 
 

@@ -405,6 +405,7 @@ def summary_of(session: engine.Session) -> dict:
         "totals": dict(totals[-1]) if totals else {},  # the game being played, or the last one
         "games": totals,  # pairs, in column order (Partie.game_totals)
         "winner": session.overall_winner(),  # Hollywood has none: three games
+        "winners": [game.winner for game in games],  # each game's winning column, or None
         "next_dealer": session.dealer,
         "closed_games": sum(game.closed for game in games),
     }

@@ -7,11 +7,15 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 from django_htmx.http import HttpResponseStopPolling
 
+from scorekeeper import vocabulary
 from scorekeeper.clubs.access import Role, club_of
+from scorekeeper.league import selectors as league
+from scorekeeper.league.models import Season
 
 from .. import live, selectors
 from ..access import evening_for, partie_for
@@ -95,24 +99,43 @@ def shared_evening_board(request: HtmxHttpRequest, token: str) -> HttpResponse:
 @login_required
 @require_safe
 def club_board(request: HtmxHttpRequest, slug: str) -> HttpResponse:
-    """The club's running tables, whichever evening they belong to."""
+    """The club's running tables, whichever evening they belong to, and the top of the
+    table of its season under way."""
     club, _role = club_of(request, slug)
-    return _render_board(request, live.club_board(club))
+    season = league.board_season(club, timezone.localdate())
+    board = live.club_board(club, standings=league.standings_version(season))
+    return _render_board(request, board, season=season)
 
 
 def _render_board(
-    request: HtmxHttpRequest, board: live.Board, shared: bool = False, scorer: bool = False
+    request: HtmxHttpRequest,
+    board: live.Board,
+    shared: bool = False,
+    scorer: bool = False,
+    season: Season | None = None,
 ) -> HttpResponse:
-    """The board, or its region for the page polling it; "unchanged" from the versions."""
-    follow = board.live()
+    """The board, or its region for the page polling it; "unchanged" from the versions
+    (and the standings' version, where it shows a season's)."""
+    follow, page = board.live(_chosen_page(request))
     if not_modified := live.unchanged(request, follow):
         return not_modified
+    tables = board.tables(page, league.night_table_numbers)
     context = {
         "board": board,
-        "tables": board.tables(),
+        "tables": tables,
+        "page": page,
+        "season": season,
+        "standings": league.season_top(season) if season else None,
+        "standings_columns": vocabulary.board_standings_columns(),
         "shared": shared,
         "scorer": scorer,
         "live_headers": follow.headers,
     }
     template = "table/board.html#board" if request.htmx else "table/board.html"
     return live.answer(request, render(request, template, context), follow)
+
+
+def _chosen_page(request: HttpRequest) -> int | None:
+    """The page of tables the reader chose (``?page=2``); None: they take turns."""
+    page = request.GET.get("page", "")
+    return int(page) if page.isdigit() else None
