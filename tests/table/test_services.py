@@ -74,6 +74,7 @@ def test_partie_start_stores_the_full_ruleset_the_seats_and_the_first_dealer(own
         "winner": None,
         "next_dealer": "Ben",
         "closed_games": 0,
+        "winners": [None],  # the game being played has none yet
     }
     assert sorted(Player.objects.filter(owner=owner).values_list("name", flat=True)) == [
         "Anna",
@@ -106,6 +107,7 @@ def test_hand_record_appends_the_hand_and_updates_state_and_summary(owner, parti
         "winner": None,
         "next_dealer": "Ben",
         "closed_games": 0,
+        "winners": [None],  # the game being played has none yet
     }
     change = HandChange.objects.get(partie=partie)
     assert (change.hand_number, change.action, change.user, change.before, change.after) == (
@@ -144,6 +146,7 @@ def test_worked_example_recorded_hand_by_hand_closes_the_partie_at_261_to_86(
         "winner": "Anna",
         "next_dealer": "Ben",
         "closed_games": 1,
+        "winners": ["Anna"],
     }
     assert [h[1] for h in hand_rows(partie)] == [
         "knock",
