@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import statistics
 import sys
 import tempfile
@@ -108,6 +109,8 @@ def main() -> int:
     url = args.database_url or (PG_URL if postgres_answers() else None)
     started = time.perf_counter()
     os.environ.setdefault("LOG_LEVEL", "WARNING")  # not a line per request
+    # Stopped by a signal, the bench still drops its database (the finally below).
+    signal.signal(signal.SIGTERM, lambda number, frame: sys.exit(128 + number))
     with tempfile.TemporaryDirectory() as tmp:
         start_django(url, Path(tmp))
         teardown = prepare_database(url is not None, Path(tmp))
