@@ -10,8 +10,12 @@ is a number with the stake's places, at least cents.
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import TYPE_CHECKING
 
 from django.utils.formats import number_format
+
+if TYPE_CHECKING:
+    from scorekeeper.engine.league import Figure, StandingsColumn
 
 MINUS = "−"  # U+2212: as wide as the plus
 
@@ -57,3 +61,19 @@ def number_text(
     if shown < 0:
         return MINUS + text
     return "+" + text if sign and shown > 0 else text
+
+
+def figure_text(column: StandingsColumn, value: Figure, *, localize: bool = True) -> str:
+    """A figure of the standings as its column writes it, in every table of them: a name
+    as it is, a number by ``number_text`` (signed, to its places), None as nothing.
+
+    >>> from scorekeeper.engine.league import COLUMNS
+    >>> [figure_text(COLUMNS[key], value) for key, value in
+    ...  [("player", "Anna"), ("league_points", -3), ("money", Decimal("6.5")), ("rating", 4.94)]]
+    ['Anna', '−3', '+6.50', '4.9']
+    """
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    return number_text(value, sign=column.signed, places=column.places, localize=localize)

@@ -380,6 +380,10 @@ STANDINGS_COLUMNS = {
     "undercuts": _("Undercuts"),
     "points_per_hand_won": _("Points per hand won"),
     "trend": _("Last five"),
+    # The rating in full, as the CSV has it (the tables show its ordinal as "rating").
+    "mu": _("Skill (μ)"),
+    "sigma": _("Uncertainty (σ)"),
+    "ordinal": _("Rating"),
 }
 
 
@@ -395,12 +399,16 @@ SHORT_HEADS = {
 }
 
 
-def board_standings_columns() -> list[tuple[str, str]]:
-    """The board's season table: each key column's short head ("#" for the rank) and its
-    whole one, which the short one stands for."""
+def board_standings_columns() -> list[tuple[engine.league.StandingsColumn, str, str]]:
+    """The board's season table: each key column, its short head ("#" for the rank) and
+    its whole one, which the short one stands for."""
     short = {"rank": pgettext("short column head", "#"), **SHORT_HEADS}
     return [
-        (str(short.get(key, STANDINGS_COLUMNS[key])), str(STANDINGS_COLUMNS[key]))
+        (
+            engine.league.COLUMNS[key],
+            str(short.get(key, STANDINGS_COLUMNS[key])),
+            str(STANDINGS_COLUMNS[key]),
+        )
         for key in KEY_COLUMNS
     ]
 

@@ -7,7 +7,8 @@ import pytest
 from django.template import Context, Template
 from django.utils import translation
 
-from scorekeeper.formats import MINUS, number_text, plain_amount
+from scorekeeper.engine.league import COLUMNS
+from scorekeeper.formats import MINUS, figure_text, number_text, plain_amount
 
 
 @pytest.mark.parametrize(
@@ -85,3 +86,22 @@ def test_the_template_filters_are_the_formatter():
     context = Context({"points": -203, "money": Decimal("-10.15"), "rating": -1.25, "none": None})
     with translation.override("de"):
         assert template.render(context) == "−203 −10,15 −1,2 −10,15 –"
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "shown"),
+    [
+        ("rank", None, ""),  # unranked
+        ("player", "Anna", "Anna"),
+        ("games", 12, "12"),
+        ("league_points", -3, "−3"),  # a loss may cost a point: a minus, never a hyphen
+        ("net_points", 120, "+120"),
+        ("money", Decimal("-6.5000"), "−6,50"),
+        ("rating", 4.9449, "4,9"),
+        ("mu", 27.1349, "27,13"),
+        ("points_per_hand_won", None, ""),
+    ],
+)
+def test_a_figure_of_the_standings_is_written_as_its_column_says(key, value, shown):
+    with translation.override("de"):
+        assert figure_text(COLUMNS[key], value) == shown

@@ -18,7 +18,7 @@ HeadToHead(won=1, lost=0, net_points=175)
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from itertools import groupby
@@ -27,7 +27,7 @@ from typing import NamedTuple
 from openskill.models import PlackettLuce, PlackettLuceRating
 
 from .bounds import LEAGUE_POINTS, check_integer
-from .session import GameResult
+from .session import GameResult, HandStats
 
 MODEL = PlackettLuce()  # default parameters: mu 25, sigma 25/3
 
@@ -89,6 +89,69 @@ class Line:
     net_points: int = 0
     money: Decimal = Decimal("0.00")
     rating: Rating = field(default_factory=Rating)
+
+
+Figure = int | float | Decimal | str | None
+
+
+@dataclass(frozen=True)
+class StandingsColumn:
+    """One column of the standings, as every table of them has it (the season's page,
+    the club's board, the PDF, the CSV) and FORMAT.md's JSON names it: its key, how it
+    is read from a player's line and his hands (None: nothing to show, as a hand
+    statistic where there are none), and how it is written. Its heading is the
+    vocabulary's for its key.
+
+    >>> line = Line(1, "Anna", 3, 2, 1, 1, 5, 120, Decimal("6.00"), Rating(27.1, 7.4))
+    >>> [(column.key, column.read(line, None)) for column in RESULT_COLUMNS[5:]]
+    [('shutout_wins', 1), ('league_points', 5), ('net_points', 120), ('money', Decimal('6.00'))]
+    >>> COLUMNS["gins"].read(line, HandStats(hands=12, gins=2)), COLUMNS["gins"].read(line, None)
+    (2, None)
+    """
+
+    key: str
+    read: Callable[[Line, HandStats | None], Figure]
+    signed: bool = False  # won (+) or paid (−): written with its sign
+    places: int | None = None  # written to so many decimals
+    strong: bool = False  # what ranks the players: set in bold
+
+
+def _line(name: str) -> Callable[[Line, HandStats | None], Figure]:
+    return lambda line, stats: getattr(line, name)
+
+
+def _hands(name: str) -> Callable[[Line, HandStats | None], Figure]:
+    return lambda line, stats: None if stats is None else getattr(stats, name)
+
+
+# A player's results: the first columns of every table of the standings, and of the JSON.
+RESULT_COLUMNS = (
+    StandingsColumn("rank", _line("rank")),
+    StandingsColumn("player", _line("player")),
+    StandingsColumn("games", _line("games")),
+    StandingsColumn("won", _line("won")),
+    StandingsColumn("lost", _line("lost")),
+    StandingsColumn("shutout_wins", _line("shutout_wins")),
+    StandingsColumn("league_points", _line("league_points"), strong=True),
+    StandingsColumn("net_points", _line("net_points"), signed=True),
+    StandingsColumn("money", _line("money"), signed=True),
+)
+# His rating in full (the JSON's, the CSV's); the tables show its ordinal, "rating".
+RATING_COLUMNS = (
+    StandingsColumn("mu", lambda line, stats: line.rating.mu, places=2),
+    StandingsColumn("sigma", lambda line, stats: line.rating.sigma, places=2),
+    StandingsColumn("ordinal", lambda line, stats: line.rating.ordinal, places=2),
+)
+RATING_COLUMN = StandingsColumn("rating", lambda line, stats: line.rating.ordinal, places=1)
+# His hands over the season: the last columns of the page and of the PDF.
+STATS_COLUMNS = (
+    StandingsColumn("hands", _hands("hands")),
+    StandingsColumn("gins", _hands("gins")),
+    StandingsColumn("undercuts", _hands("undercuts")),
+    StandingsColumn("points_per_hand_won", _hands("points_per_hand_won"), places=1),
+)
+LINE_COLUMNS = (*RESULT_COLUMNS, RATING_COLUMN)  # a line of the table, left to right
+COLUMNS = {column.key: column for column in (*LINE_COLUMNS, *RATING_COLUMNS, *STATS_COLUMNS)}
 
 
 @dataclass(frozen=True)

@@ -33,7 +33,16 @@ from .bounds import (
     shorten,
 )
 from .jsontext import JSONTextError, load_json
-from .league import HeadToHead, LeaguePoints, Line, Rating, Standings, standings
+from .league import (
+    RATING_COLUMNS,
+    RESULT_COLUMNS,
+    HeadToHead,
+    LeaguePoints,
+    Line,
+    Rating,
+    Standings,
+    standings,
+)
 from .record import Record, RecordError, parse_record, record_json, replay
 from .session import GameResult
 
@@ -174,25 +183,7 @@ def season_standings(season: Season) -> Standings:
 def standings_json(table: Standings) -> dict[str, Any]:
     """The standings as FORMAT.md writes them."""
     return {
-        "standings": [
-            {
-                "rank": line.rank,
-                "player": line.player,
-                "games": line.games,
-                "won": line.won,
-                "lost": line.lost,
-                "shutout_wins": line.shutout_wins,
-                "league_points": line.league_points,
-                "net_points": line.net_points,
-                "money": str(line.money),
-                "rating": {
-                    "mu": line.rating.mu,
-                    "sigma": line.rating.sigma,
-                    "ordinal": line.rating.ordinal,
-                },
-            }
-            for line in table.lines
-        ],
+        "standings": [line_json(line) for line in table.lines],
         "head_to_head": {
             player: {
                 other: {"won": h.won, "lost": h.lost, "net_points": h.net_points}
@@ -200,6 +191,16 @@ def standings_json(table: Standings) -> dict[str, Any]:
             }
             for player, against in sorted(table.head_to_head.items())
         },
+    }
+
+
+def line_json(line: Line) -> dict[str, Any]:
+    """A line of the standings as FORMAT.md writes it: its results (money as a decimal
+    string), then its rating in full."""
+    results = {column.key: column.read(line, None) for column in RESULT_COLUMNS}
+    return results | {
+        "money": str(line.money),
+        "rating": {column.key: column.read(line, None) for column in RATING_COLUMNS},
     }
 
 

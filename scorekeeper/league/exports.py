@@ -17,23 +17,12 @@ from django.utils.formats import get_format
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
-from scorekeeper.engine.league import Standings
-from scorekeeper.formats import number_text
+from scorekeeper.engine.league import RATING_COLUMNS, RESULT_COLUMNS, Standings
+from scorekeeper.formats import figure_text
 from scorekeeper.vocabulary import STANDINGS_COLUMNS
 
-# The standings' columns, in their order (the keys are FORMAT.md's names of the JSON).
-STANDINGS_CSV: dict[str, Promise] = {
-    **{
-        key: STANDINGS_COLUMNS[key]
-        for key in (
-            "rank", "player", "games", "won", "lost", "shutout_wins", "league_points",
-            "net_points", "money",
-        )
-    },
-    "mu": _("Skill (μ)"),
-    "sigma": _("Uncertainty (σ)"),
-    "ordinal": _("Rating"),
-}  # fmt: skip
+# The standings' columns, in their order: a player's results, then his rating in full.
+STANDINGS_CSV = (*RESULT_COLUMNS, *RATING_COLUMNS)
 
 # The hands' columns, by the names league.selectors.HAND_COLUMNS gives them.
 HAND_CSV: dict[str, Promise] = {
@@ -66,26 +55,13 @@ def write_standings(out: Writable, table: Standings, lineterminator: str = "\r\n
     """The standings as CSV: the headings, then a line per player in the standings' order
     (an unranked player has an empty rank)."""
     writer = csv_writer(out, lineterminator)
-    writer.writerow([str(label) for label in STANDINGS_CSV.values()])
+    writer.writerow([str(STANDINGS_COLUMNS[column.key]) for column in STANDINGS_CSV])
     writer.writerows(standings_rows(table))
 
 
-def standings_rows(table: Standings) -> Iterator[list[object]]:
+def standings_rows(table: Standings) -> Iterator[list[str]]:
     for line in table.lines:
-        yield [
-            "" if line.rank is None else line.rank,
-            line.player,
-            line.games,
-            line.won,
-            line.lost,
-            line.shutout_wins,
-            line.league_points,
-            number_text(line.net_points, sign=True),
-            number_text(line.money, sign=True),
-            number_text(line.rating.mu, places=2),
-            number_text(line.rating.sigma, places=2),
-            number_text(line.rating.ordinal, places=2),
-        ]
+        yield [figure_text(column, column.read(line, None)) for column in STANDINGS_CSV]
 
 
 def write_hands(out: Writable, columns: Iterable[str], rows: Iterable[Iterable[object]]) -> None:

@@ -311,24 +311,19 @@ class StandingsRow:
     linked: bool = True  # False: a closed season's player who is gone (merged, deleted)
 
 
-# The columns the standings can be sorted by: how to read each from a row. None sorts last.
+def _sorted_by(column: engine.league.StandingsColumn) -> Callable[[StandingsRow], object]:
+    return lambda row: column.read(row.line, row.stats)
+
+
+# The columns the standings can be sorted by: how to read each from a row (a column of
+# the standings as it reads a line, or a rate). None sorts last.
 SORTS = {
-    "rank": lambda row: row.line.rank,
-    "player": lambda row: row.line.player,
-    "games": lambda row: row.line.games,
-    "won": lambda row: row.line.won,
-    "lost": lambda row: row.line.lost,
-    "shutout_wins": lambda row: row.line.shutout_wins,
-    "league_points": lambda row: row.line.league_points,
-    "net_points": lambda row: row.line.net_points,
-    "money": lambda row: row.line.money,
-    "rating": lambda row: row.line.rating.ordinal,
-    "hands": lambda row: row.stats.hands,
-    "gins": lambda row: row.stats.gins,
+    **{
+        column.key: _sorted_by(column)
+        for column in (*engine.league.LINE_COLUMNS, *engine.league.STATS_COLUMNS)
+    },
     "gin_rate": lambda row: row.stats.gin_rate,
-    "undercuts": lambda row: row.stats.undercuts,
     "undercut_rate": lambda row: row.stats.undercut_rate,
-    "points_per_hand_won": lambda row: row.stats.points_per_hand_won,
 }
 
 

@@ -1,27 +1,26 @@
 """An evening's tally: its parties, balances, debts carried in and the transfers that
-settle them, as plain frozen values (``evening_sheet``), and its PDF
-(``render_evening``)."""
+settle them, as plain frozen values built from the evening page's read model
+(``printed_evening``), and its PDF (``render_evening``)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
 from decimal import Decimal
-from typing import Any
+from typing import Any, Protocol
 
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from reportlab.platypus import Flowable, Table
 
 from scorekeeper import engine
-from scorekeeper.engine.record import Record, replay
-from scorekeeper.engine.settlement import Transfer, balances
+from scorekeeper.engine.settlement import balances
 from scorekeeper.formats import number_text
 from scorekeeper.vocabulary import kind_name
 
 from .common import BOLD, CELL_PAD, FONT, INK, RULE, Balance, Renderer, text
-from .score_sheet import _game_label, _group
+from .score_sheet import Scored, _game_label, _group
 
 
 @dataclass(frozen=True)
@@ -94,47 +93,119 @@ class EveningSheet:
         return any(line.paid is not None for line in self.transfers)
 
 
-def evening_sheet(
-    parties: Sequence[tuple[str, Record]],
-    transfers: Sequence[Transfer | SettleLine],
-    *,
-    name: str,
-    played_on: date | None,
-    debts: Sequence[Debt] = (),
-) -> EveningSheet:
-    """Every partie of an evening with its result, each player's net over them, the debts
-    carried in from earlier evenings and the transfers that settle up (as given: they
-    settle the nets and the debts together)."""
-    results = []
-    points: dict[str, int] = {}
-    money: dict[str, Decimal] = {}
-    for title, record in parties:
-        session = replay(record)
-        games = session.game_sheets(record.stake, record.stakes)
-        payments = [payment for game in games for payment in game.payments]
-        owed = balances(record.players, payments, record.rules.money_unit)
-        for player, (won, amount) in owed.items():
-            points[player] = points.get(player, 0) + won
-            money[player] = money.get(player, Decimal(0)) + amount
-        results.append(
-            PartieSummary(
-                title,
-                kind_name(record.kind),
-                record.players,
-                tuple(_summary(session, game) for game in games),
-                tuple(Balance(player, *owed[player]) for player in record.players),
-            )
+# What the tally reads of the evening page's read model (table.selectors.EveningView):
+# its players and evenings are the stored ones, of which it writes the names.
+
+
+class Named(Protocol):
+    @property
+    def name(self) -> str: ...
+
+
+class DatedEvening(Protocol):
+    @property
+    def name(self) -> str: ...
+    @property
+    def played_on(self) -> date | None: ...
+
+
+class EveningResult(Protocol):
+    """One partie of the evening, as its page scored it."""
+
+    @property
+    def sheet(self) -> Scored: ...
+
+
+class PlayerNet(Protocol):
+    """A player's net over the evening's parties: points and money, won positive."""
+
+    @property
+    def player(self) -> Named: ...
+    @property
+    def points(self) -> int: ...
+    @property
+    def amount(self) -> Decimal: ...
+
+
+class StoredTransfer(Protocol):
+    """A transfer frozen when an evening was settled: this evening's, or an open debt of
+    an earlier one carried in."""
+
+    @property
+    def payer(self) -> Named: ...
+    @property
+    def payee(self) -> Named: ...
+    @property
+    def amount(self) -> Decimal: ...
+    @property
+    def evening(self) -> DatedEvening: ...
+    @property
+    def paid_at(self) -> datetime | None: ...
+    @property
+    def carried_to(self) -> Named | None: ...
+
+
+class EveningRead(Protocol):
+    """An evening as its page shows it: its parties, balances and debts carried in, the
+    transfers that settle them, and once settled the transfers as frozen (``payments``)."""
+
+    @property
+    def evening(self) -> DatedEvening: ...
+    @property
+    def results(self) -> Sequence[EveningResult]: ...
+    @property
+    def balances(self) -> Sequence[PlayerNet]: ...
+    @property
+    def debts(self) -> Sequence[StoredTransfer]: ...
+    @property
+    def transfers(self) -> Sequence[engine.Transfer]: ...
+    @property
+    def payments(self) -> Sequence[StoredTransfer]: ...
+
+
+def printed_evening(read: EveningRead) -> EveningSheet:
+    """Every partie of an evening with its result and what it moved, each player's net
+    over them, the debts carried in from earlier evenings and the transfers that settle
+    up (they settle the nets and the debts together): once settled, the transfers as
+    frozen, each paid, open or carried on."""
+    evening = read.evening
+    settled = tuple(
+        SettleLine(
+            p.payer.name,
+            p.payee.name,
+            p.amount,
+            paid=p.paid_at is not None,
+            carried_to=p.carried_to.name if p.carried_to else None,
         )
+        for p in read.payments
+    )
     return EveningSheet(
-        name,
-        played_on,
-        tuple(results),
-        tuple(Balance(player, points[player], money[player]) for player in sorted(points)),
+        evening.name,
+        evening.played_on,
+        tuple(partie_summary(result.sheet) for result in read.results),
+        tuple(Balance(b.player.name, b.points, b.amount) for b in read.balances),
+        settled or tuple(SettleLine(t.payer, t.payee, t.amount) for t in read.transfers),
         tuple(
-            t if isinstance(t, SettleLine) else SettleLine(t.payer, t.payee, t.amount)
-            for t in transfers
+            Debt(d.payer.name, d.payee.name, d.amount, d.evening.name, d.evening.played_on)
+            for d in read.debts
         ),
-        tuple(debts),
+    )
+
+
+def partie_summary(scored: Scored) -> PartieSummary:
+    """A partie of the evening, named by its columns as its page names it: its games'
+    results and what it moved between the players."""
+    session = scored.session
+    players = session.players
+    games = [game for table in scored.tables for game in table.part.games]
+    payments = [payment for game in games for payment in game.payments]
+    owed = balances(players, payments, session.rules.money_unit)
+    return PartieSummary(
+        " – ".join(session.heading),
+        kind_name(session.kind),
+        players,
+        tuple(_summary(session, game) for game in games),
+        tuple(Balance(player, *owed[player]) for player in players),
     )
 
 

@@ -1,5 +1,6 @@
-"""A partie's score sheet: what it shows, as plain frozen values built from a game record
-replayed by the engine (``score_sheet``), and its PDF (``render_score_sheet``).
+"""A partie's score sheet: what it shows, as plain frozen values built from a partie the
+engine has scored (``printed_sheet``: the partie page's read model, or a game record
+replayed by ``score_sheet``), and its PDF (``render_score_sheet``).
 
 >>> from scorekeeper.engine.record import parse_record
 >>> record = parse_record({"kind": "two_player", "players": ["Anna", "Ben"], "stake": "0.05",
@@ -17,11 +18,11 @@ replayed by the engine (``score_sheet``), and its PDF (``render_score_sheet``).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
-from typing import Any
+from typing import Any, Protocol
 
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
@@ -175,49 +176,94 @@ class ScoreSheet:
         return bool(self.stake) or any(stake for _, stake in self.stakes)
 
 
+class ScoredTable(Protocol):
+    """One table of a scored partie: a part of the engine's sheet and the lines under it."""
+
+    @property
+    def part(self) -> engine.Part: ...
+    @property
+    def foot(self) -> Sequence[engine.FootLine]: ...
+
+
+class Scored(Protocol):
+    """What a score sheet reads of a partie the engine has scored, from one replay of its
+    hands: the partie page's read model (``table.selectors.Sheet``), or a game record
+    replayed (``Replayed``). ``stakes`` are the members' own, where a chouette plays them."""
+
+    @property
+    def session(self) -> engine.Session: ...
+    @property
+    def tables(self) -> Sequence[ScoredTable]: ...
+    @property
+    def stake(self) -> Decimal: ...
+    @property
+    def stakes(self) -> Mapping[str, Decimal]: ...
+
+
+@dataclass(frozen=True)
+class ReplayedTable:
+    part: engine.Part
+    foot: tuple[engine.FootLine, ...]
+
+
+@dataclass(frozen=True)
+class Replayed:
+    """A game record replayed by the engine, without a database: a ``Scored``."""
+
+    session: engine.Session
+    tables: tuple[ReplayedTable, ...]
+    stake: Decimal
+    stakes: Mapping[str, Decimal]
+
+
+def replayed(record: Record) -> Replayed:
+    """The record's hands replayed, its tables and their lines; RecordError for a bad one."""
+    session = replay(record)
+    for_money = bool(record.stake) or any(record.stakes.values())
+    unit = record.rules.money_unit
+    tables = tuple(
+        ReplayedTable(part, engine.foot_lines(part.games, for_money, unit))
+        for part in session.parts(record.stake, record.stakes)
+    )
+    return Replayed(session, tables, record.stake, record.stakes)
+
+
 def score_sheet(
     record: Record, *, title: str | None = None, played_on: date | None = None
 ) -> ScoreSheet:
     """The score sheet of a game record of any kind; RecordError for a bad record."""
-    session = replay(record)
-    parts = session.parts(record.stake, record.stakes)
-    return sheet_of(record, session, parts, title=title, played_on=played_on)
+    return printed_sheet(replayed(record), title=title, played_on=played_on)
 
 
-def sheet_of(
-    record: Record,
-    session: engine.Session,
-    parts: Sequence[engine.Part],
-    *,
-    title: str | None = None,
-    played_on: date | None = None,
+def printed_sheet(
+    scored: Scored, *, title: str | None = None, played_on: date | None = None
 ) -> ScoreSheet:
-    """The sheet in words, from the engine's description of the replayed session."""
-    games = [game for part in parts for game in part.games]
+    """The sheet in words, from the engine's description of the replayed session (the
+    title: the players' columns, unless given)."""
+    session = scored.session
+    players, rules, stakes = session.players, session.rules, scored.stakes
+    games = [game for table in scored.tables for game in table.part.games]
     payments = [payment for game in games for payment in game.payments]
-    owed = balances(record.players, payments, record.rules.money_unit)
-    for_money = bool(record.stake) or any(record.stakes.values())
+    owed = balances(players, payments, rules.money_unit)
     return ScoreSheet(
         title=title if title is not None else " – ".join(session.heading),
-        kind=record.kind,
-        kind_label=kind_name(record.kind),
+        kind=session.kind,
+        kind_label=kind_name(session.kind),
         played_on=played_on,
-        players=record.players,
-        rules=rules_text(record.rules, record.kind),
-        stake=record.stake,
-        stakes=tuple(
-            (name, record.stakes[name]) for name in record.players if name in record.stakes
-        ),
-        upcards=record.rules.is_oklahoma,
+        players=players,
+        rules=rules_text(rules, session.kind),
+        stake=scored.stake,
+        stakes=tuple((name, stakes[name]) for name in players if name in stakes),
+        upcards=rules.is_oklahoma,
         who=session.who_columns(),
         lines_per_row=session.hands_per_entry,
-        parts=tuple(sheet_part(part, record.rules, for_money) for part in parts),
+        parts=tuple(sheet_part(table, rules) for table in scored.tables),
         payments=tuple(
             PaymentLine(_game_label(session, game), p.payer, p.payee, p.points, p.amount)
             for game in games
             for p in game.payments
         ),
-        balances=tuple(Balance(name, *owed[name]) for name in record.players),
+        balances=tuple(Balance(name, *owed[name]) for name in players),
         transfers=tuple(settle_up({name: amount for name, (_, amount) in owed.items()})),
         notes=_notes(session, games),
     )
@@ -227,8 +273,9 @@ def _game_label(session: engine.Session, game: engine.GameSheet) -> str | None:
     return game_name(game.number) if session.numbered else None
 
 
-def sheet_part(part: engine.Part, rules: engine.Ruleset, for_money: bool) -> PrintedPart:
+def sheet_part(table: ScoredTable, rules: engine.Ruleset) -> PrintedPart:
     """One table of the sheet in words: its title, note, column groups, rows and ending."""
+    part = table.part
     title = game_name(part.games[0].number) if part.titled else None
     return PrintedPart(
         title,
@@ -251,7 +298,7 @@ def sheet_part(part: engine.Part, rules: engine.Ruleset, for_money: bool) -> Pri
                 strong=line.item == engine.Foot.TOTAL,
                 signed=line.item in (engine.Foot.NET, engine.Foot.MONEY),
             )
-            for line in engine.foot_lines(part.games, for_money, rules.money_unit)
+            for line in table.foot
         ),
     )
 

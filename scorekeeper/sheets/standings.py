@@ -1,16 +1,17 @@
 """A season's standings: the table and the head-to-head matrix as plain frozen values
-(``standings_sheet``), and their PDF: the full standings on turned A4 pages
-(``render_standings``), or the sheet for the club's noticeboard, upright A4 in type of
-10 points or more, read from a step away (``render_noticeboard``)."""
+built from the season page's read model (``standings_sheet``), in the columns every
+table of the standings has (``engine.league.StandingsColumn``), and their PDF: the full
+standings on turned A4 pages (``render_standings``), or the sheet for the club's
+noticeboard, upright A4 in type of 10 points or more, read from a step away
+(``render_noticeboard``)."""
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
-from decimal import Decimal
-from typing import Any
+from typing import Any, Protocol
 
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
@@ -23,7 +24,8 @@ from reportlab.platypus import Flowable, KeepTogether, PageBreak, Paragraph, Spa
 
 from scorekeeper import engine
 from scorekeeper.engine import league
-from scorekeeper.formats import number_text
+from scorekeeper.engine.league import COLUMNS, LINE_COLUMNS, STATS_COLUMNS, StandingsColumn
+from scorekeeper.formats import figure_text, number_text
 from scorekeeper.vocabulary import STANDINGS_COLUMNS
 
 from .common import BOLD, CELL_PAD, CLOSED, FAINT, FONT, INK, RULE, SHADE, Command, Renderer, text
@@ -31,25 +33,12 @@ from .common import BOLD, CELL_PAD, CLOSED, FAINT, FONT, INK, RULE, SHADE, Comma
 
 @dataclass(frozen=True)
 class StandingsLine:
-    """One player's line of the printed standings; the hand statistics are None when
-    the sheet has none."""
+    """One player's line of the printed standings: his figures in the sheet's columns,
+    as the columns read them (None: nothing to show, printed "–")."""
 
     rank: int | None  # None: fewer counted games than the season asks (printed "–")
     player: str
-    games: int
-    won: int
-    lost: int
-    shutout_wins: int
-    league_points: int
-    net_points: int  # printed signed
-    money: Decimal  # printed signed, with the money's own places
-    rating: float  # the ordinal, mu − 3·sigma, to one decimal
-    mu: float
-    sigma: float
-    hands: int | None = None
-    gins: int | None = None
-    undercuts: int | None = None
-    points_per_hand_won: float | None = None  # to one decimal; None: no hand won
+    figures: tuple[league.Figure, ...]
 
 
 @dataclass(frozen=True)
@@ -70,7 +59,7 @@ class StandingsSheet:
     title: str
     subtitle: str | None  # the season's dates and points formula, as the caller words it
     printed_on: date | None
-    columns: tuple[str, ...]  # StandingsLine's field names, left to right
+    columns: tuple[StandingsColumn, ...]  # left to right
     headings: tuple[str, ...]  # the columns in words
     lines: tuple[StandingsLine, ...]  # in the standings' order
     matrix: tuple[tuple[Meeting | None, ...], ...]  # players × players; None: never met
@@ -82,63 +71,81 @@ class StandingsSheet:
         return tuple(line.player for line in self.lines)
 
 
-# The standings' columns, left to right; the hand statistics come last, when given.
-STANDINGS_LINE = (
-    "rank",
-    "player",
-    "games",
-    "won",
-    "lost",
-    "shutout_wins",
-    "league_points",
-    "net_points",
-    "money",
-    "rating",
-)
+# The full standings' columns, left to right: a player's line, then his hands.
+STANDINGS_LINE = LINE_COLUMNS
 
 
-STANDINGS_STATS = ("hands", "gins", "undercuts", "points_per_hand_won")
+STANDINGS_STATS = STATS_COLUMNS
 
 
 # The noticeboard's columns: what decides the rank, and the games behind it.
-NOTICEBOARD_LINE = ("rank", "player", "games", "won", "lost", "league_points", "net_points")
+NOTICEBOARD_LINE = tuple(
+    COLUMNS[key]
+    for key in ("rank", "player", "games", "won", "lost", "league_points", "net_points")
+)
+
+
+class PlayerRow(Protocol):
+    """A player's row of the season's table: his line, and his hands (None: none known)."""
+
+    @property
+    def line(self) -> league.Line: ...
+    @property
+    def stats(self) -> engine.HandStats | None: ...
+
+
+class SeasonStandings(Protocol):
+    """What the printed standings read of the season page's read model
+    (``league.selectors.SeasonTable``): the rows of the players with a counted game,
+    ranked among themselves, and the head-to-head."""
+
+    @property
+    def played_rows(self) -> Sequence[PlayerRow]: ...
+    @property
+    def head_to_head(self) -> Mapping[str, Mapping[str, engine.HeadToHead]]: ...
 
 
 def standings_sheet(
+    table: SeasonStandings,
     *,
     title: str,
     subtitle: str | None,
-    standings: engine.Standings,
-    stats: Mapping[str, engine.HandStats] | None = None,
     printed_on: date | None = None,
-    columns: tuple[str, ...] | None = None,
+    columns: tuple[StandingsColumn, ...] = STANDINGS_LINE + STANDINGS_STATS,
 ) -> StandingsSheet:
-    """The standings of a season to print: a line per player in the standings' order,
-    with his hand statistics when ``stats`` has them, and the head-to-head; ``columns``
-    (StandingsLine's fields, "player" among them) chooses others, as the noticeboard's.
+    """The standings of a season to print: a line per player in the standings' order, in
+    ``columns`` ("player" among them; by default the full standings with the hands), and
+    the head-to-head.
 
+    >>> from decimal import Decimal
+    >>> from types import SimpleNamespace as Row
     >>> game = engine.GameResult(1, ("Anna",), ("Ben",), False, (("Anna",), ("Ben",)), (1, 2),
     ...                          (engine.Payment("Ben", "Anna", 175, Decimal("8.75")),))
-    >>> table = engine.standings([game], [])
-    >>> sheet = standings_sheet(title="Autumn", subtitle=None, standings=table)
-    >>> [(line.rank, line.player, line.net_points, line.money) for line in sheet.lines]
-    [(1, 'Anna', 175, Decimal('8.75')), (2, 'Ben', -175, Decimal('-8.75'))]
+    >>> standings = engine.standings([game], [])
+    >>> table = Row(played_rows=[Row(line=line, stats=None) for line in standings.lines],
+    ...             head_to_head=standings.head_to_head)
+    >>> sheet = standings_sheet(table, title="Autumn", subtitle=None, columns=NOTICEBOARD_LINE)
+    >>> [line.figures for line in sheet.lines]
+    [(1, 'Anna', 1, 1, 0, 2, 175), (2, 'Ben', 1, 0, 1, 0, -175)]
     >>> [[cell and (cell.score, cell.net_points) for cell in row] for row in sheet.matrix]
     [[None, ('1–0', 175)], [('0–1', -175), None]]
     """
-    if columns is None:
-        columns = STANDINGS_LINE + (STANDINGS_STATS if stats is not None else ())
-    players = [line.player for line in standings.lines]
-    meetings = standings.head_to_head
+    rows = table.played_rows
+    players = [row.line.player for row in rows]
+    meetings = table.head_to_head
     return StandingsSheet(
         title=title,
         subtitle=subtitle,
         printed_on=printed_on,
         columns=columns,
-        headings=tuple(str(STANDINGS_COLUMNS[column]) for column in columns),
+        headings=tuple(str(STANDINGS_COLUMNS[column.key]) for column in columns),
         lines=tuple(
-            _standings_line(line, None if stats is None else stats.get(line.player))
-            for line in standings.lines
+            StandingsLine(
+                row.line.rank,
+                row.line.player,
+                tuple(column.read(row.line, row.stats) for column in columns),
+            )
+            for row in rows
         ),
         matrix=tuple(
             tuple(_meeting(meetings.get(one, {}).get(other)) for other in players)
@@ -146,43 +153,10 @@ def standings_sheet(
         ),
         note=(
             _("Players with fewer counted games are listed unranked.")
-            if any(line.rank is None for line in standings.lines)
+            if any(row.line.rank is None for row in rows)
             else None
         ),
     )
-
-
-def _standings_line(line: league.Line, stats: engine.HandStats | None) -> StandingsLine:
-    rating = line.rating
-    hands: dict[str, int | float | None] = {}
-    if stats is not None:
-        per_hand = stats.points_per_hand_won
-        hands = {
-            "hands": stats.hands,
-            "gins": stats.gins,
-            "undercuts": stats.undercuts,
-            "points_per_hand_won": None if per_hand is None else _tenths(per_hand),
-        }
-    return StandingsLine(
-        rank=line.rank,
-        player=line.player,
-        games=line.games,
-        won=line.won,
-        lost=line.lost,
-        shutout_wins=line.shutout_wins,
-        league_points=line.league_points,
-        net_points=line.net_points,
-        money=line.money,
-        rating=_tenths(rating.ordinal),
-        mu=rating.mu,
-        sigma=rating.sigma,
-        **hands,
-    )
-
-
-def _tenths(value: float) -> float:
-    # + 0.0 turns the -0.0 of a small negative into 0.0, which prints without a sign.
-    return round(value, 1) + 0.0
 
 
 def _meeting(met: engine.HeadToHead | None) -> Meeting | None:
@@ -228,17 +202,11 @@ class StandingsRenderer(Renderer):
 
     # The standings
 
-    def cell(self, line: StandingsLine, column: str) -> str:
-        """A line's value in a figure column, as printed."""
-        value = getattr(line, column)
-        if value is None:
-            return "–"
-        if column in ("net_points", "money"):
-            return number_text(value, sign=True)
-        if column in ("rating", "points_per_hand_won"):
-            # The decimal point in every language, as the printed standings always had it.
-            return number_text(value, places=1, localize=False)
-        return str(value)
+    def cell(self, column: StandingsColumn, value: league.Figure) -> str:
+        """A figure as printed: as its column writes it, "–" where there is none. A figure
+        with decimals (the rating) keeps the decimal point in every language, as the
+        printed standings always had it."""
+        return figure_text(column, value, localize=column.places is None) or "–"
 
     def standings_widths(self) -> list[float]:
         """Each figure column as wide as its widest value and its heading on one line;
@@ -248,12 +216,12 @@ class StandingsRenderer(Renderer):
         give way, so that the table never leaves the page."""
         sheet = self.document
         full, compact = [], []
-        for column, heading in zip(sheet.columns, sheet.headings, strict=True):
-            if column == "player":
+        for c, (column, heading) in enumerate(zip(sheet.columns, sheet.headings, strict=True)):
+            if column.key == "player":
                 full.append(0.0)
                 compact.append(0.0)
                 continue
-            values = [self.cell(line, column) for line in sheet.lines]
+            values = [self.cell(column, line.figures[c]) for line in sheet.lines]
             widest = max(
                 [pdfmetrics.stringWidth(value, BOLD, self.font_size) for value in values],
                 default=0.0,
@@ -263,7 +231,7 @@ class StandingsRenderer(Renderer):
                 (pdfmetrics.stringWidth(w, BOLD, self.head_size) for w in heading.split()),
                 default=0.0,
             )
-            floor = self.RANK if column == "rank" else self.NUMBER
+            floor = self.RANK if column.key == "rank" else self.NUMBER
             full.append(max(floor, widest, label) + 2 * CELL_PAD + 1)
             compact.append(max(floor, widest, word, label / 2) + 2 * CELL_PAD + 1)
         low, comfortable, high = self.NAMES
@@ -271,8 +239,12 @@ class StandingsRenderer(Renderer):
         figures = sum(widths)
         if self.width - figures < low:
             widths = [width * (self.width - low) / figures for width in widths]
-        widths[sheet.columns.index("player")] = min(high, self.width - sum(widths))
+        widths[self.player_column] = min(high, self.width - sum(widths))
         return widths
+
+    @property
+    def player_column(self) -> int:
+        return next(c for c, column in enumerate(self.document.columns) if column.key == "player")
 
     def heading(self, label: str, width: float, right: bool) -> str | Paragraph:
         """A column heading: a plain string where it fits, else a wrapping Paragraph
@@ -284,7 +256,7 @@ class StandingsRenderer(Renderer):
     def standings_table(self) -> Table:
         sheet = self.document
         widths = self.standings_widths()
-        player = sheet.columns.index("player")
+        player = self.player_column
         rows: list[list[Any]] = [
             [
                 self.heading(label, width, right=c != player)
@@ -294,11 +266,14 @@ class StandingsRenderer(Renderer):
         for line in sheet.lines:
             rows.append(
                 [
-                    self.name_cell(line.player, widths[c]) if c == player else self.cell(line, key)
-                    for c, key in enumerate(sheet.columns)
+                    self.name_cell(line.player, widths[c])
+                    if c == player
+                    else self.cell(column, value)
+                    for c, (column, value) in enumerate(
+                        zip(sheet.columns, line.figures, strict=True)
+                    )
                 ]
             )
-        points = sheet.columns.index("league_points")
         style: list[Command] = [
             ("FONT", (0, 0), (-1, -1), FONT, self.font_size, self.row_leading),
             ("FONT", (0, 0), (-1, 0), BOLD, self.head_size, self.head_leading),
@@ -315,7 +290,11 @@ class StandingsRenderer(Renderer):
             style += [
                 ("LINEBELOW", (0, 1), (-1, -1), 0.25, RULE),
                 ("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white, SHADE]),
-                ("FONT", (points, 1), (points, -1), BOLD, self.font_size, self.row_leading),
+            ]
+            style += [
+                ("FONT", (c, 1), (c, -1), BOLD, self.font_size, self.row_leading)
+                for c, column in enumerate(sheet.columns)
+                if column.strong
             ]
         unranked = [y for y, line in enumerate(sheet.lines, start=1) if line.rank is None]
         if unranked:  # the unranked players come last, set apart and faint

@@ -70,7 +70,8 @@ class SheetTable:
 
 @dataclass(frozen=True)
 class Sheet:
-    """A partie's score sheet as the page shows it, from one replay of its hands."""
+    """A partie's score sheet as the page shows it and its PDF prints it (a
+    ``sheets.score_sheet.Scored``), from one replay of its hands."""
 
     partie: Partie
     session: engine.Session
@@ -92,6 +93,15 @@ class Sheet:
     @property
     def rules(self) -> engine.Ruleset:
         return self.session.rules
+
+    @property
+    def stake(self) -> Decimal:
+        return Decimal(self.partie.stake)
+
+    @property
+    def stakes(self) -> dict[str, Decimal]:
+        """A chouette member's own stake, where he plays one."""
+        return self.partie.own_stakes
 
     @property
     def is_over(self) -> bool:

@@ -10,6 +10,7 @@ from django.urls import reverse
 from pypdf import PdfReader
 
 from tests.league.conftest import G
+from tests.sheets.helpers import text_of
 
 pytestmark = pytest.mark.django_db
 
@@ -107,6 +108,31 @@ def test_the_downloads_are_csv_and_a_real_pdf(owner, played):
     pdf = client.get(reverse("season_pdf", args=[played.pk])).content
     text = "".join(page.extract_text() for page in PdfReader(io.BytesIO(pdf)).pages)
     assert "Anna" in text and "Carl" in text
+
+
+def test_page_pdf_csv_and_board_write_a_lost_league_point_with_the_minus_of_every_number(
+    owner, club, season, play
+):
+    season.points_loss = -1
+    season.save(update_fields=["points_loss"])
+    play(["Anna", "Ben"], [G(90, knocker="Anna")])  # a shutout: Ben loses a point
+    client = client_as(owner)
+
+    page = client.get(reverse("season_detail", args=[season.pk])).content.decode()
+    pdf = client.get(reverse("season_pdf", args=[season.pk])).content
+    noticeboard = client.get(reverse("season_pdf", args=[season.pk]), {"layout": "noticeboard"})
+    rows = list(csv.reader(io.StringIO(client.get(reverse("season_csv", args=[season.pk])).text)))
+    board = client.get(reverse("club_board", args=[club.slug])).content.decode()
+
+    # one column definition: the league points are each table's strong figure, signed as
+    # numbers are (−1, not -1) wherever the standings are written
+    assert '<td class="num"><strong>−1</strong></td>' in page
+    assert '<td class="num"><strong>−1</strong></td>' in board
+    ben = next(row for row in rows if row[1] == "Ben")
+    assert ben[6] == "−1"
+    for document in (pdf, noticeboard.content):
+        assert re.search(r"2 Ben 1 0 1 (0 )?−1 −330", text_of(document))
+    assert "-1" not in ben and "<strong>-1</strong>" not in page + board
 
 
 def test_a_german_reader_gets_german_csv_with_decimal_commas(owner, played):

@@ -10,7 +10,7 @@ cannot find a scoring bug.
 
 import json
 from dataclasses import astuple
-from datetime import date
+from datetime import UTC, date, datetime
 from decimal import Decimal
 from pathlib import Path
 
@@ -28,7 +28,7 @@ from scorekeeper.sheets.evening_tally import (
     GameSummary,
     PartieSummary,
     SettleLine,
-    evening_sheet,
+    printed_evening,
 )
 from scorekeeper.sheets.score_pad import PadError, PadGroup, ScorePad, score_pad
 from scorekeeper.sheets.score_sheet import (
@@ -41,7 +41,7 @@ from scorekeeper.sheets.score_sheet import (
     score_sheet,
 )
 from scorekeeper.vocabulary import foot_label, game_name, outcome_name
-from tests.sheets.helpers import RECORDS, record_of
+from tests.sheets.helpers import RECORDS, Stored, evening_of, payment, record_of
 
 SHEETS = json.loads((Path(__file__).parent / "fixtures" / "sheets.json").read_text("utf-8"))
 KINDS = ("format_example", "hollywood", "match", "partnership", "chouette", "three_player")
@@ -388,18 +388,20 @@ def partie_summary(title: str, name: str) -> PartieSummary:
 
 def test_an_evening_lists_each_partie_the_nets_and_the_transfers():
     transfers = transfers_of("format_example") + transfers_of("three_player")
-    evening = evening_sheet(
-        [("First", record_of("format_example")), ("Rotation", record_of("three_player"))],
-        transfers,
-        name="Friday at Anna's",
-        played_on=date(2025, 3, 14),
+    evening = printed_evening(
+        evening_of(
+            [record_of("format_example"), record_of("three_player")],
+            transfers=transfers,
+            name="Friday at Anna's",
+            played_on=date(2025, 3, 14),
+        )
     )
     assert evening == EveningSheet(
         name="Friday at Anna's",
         played_on=date(2025, 3, 14),
         parties=(
-            partie_summary("First", "format_example"),
-            partie_summary("Rotation", "three_player"),
+            partie_summary("Anna – Ben", "format_example"),  # named as its page names it
+            partie_summary("Paula – Quinn – Rita", "three_player"),
         ),
         balances=balances_of("format_example") + balances_of("three_player"),
         transfers=tuple(SettleLine(t.payer, t.payee, t.amount) for t in transfers),
@@ -410,41 +412,54 @@ def test_an_evening_lists_each_partie_the_nets_and_the_transfers():
     )
 
 
-def test_an_evening_adds_up_a_player_over_several_parties():
-    evening = evening_sheet(
-        [("One", record_of("format_example")), ("Two", record_of("match"))],
-        [],
-        name="Twice",
-        played_on=None,
-    )
-    # 175 and 8.75 from the first; the match nets 175 - 338 + 330 = 167 and 8.35.
-    assert evening.balances == (
-        Balance("Anna", 342, Decimal("17.10")),
-        Balance("Ben", -342, Decimal("-17.10")),
+def test_an_evening_shows_each_game_of_a_partie_and_what_the_partie_moved():
+    evening = printed_evening(evening_of([record_of("format_example"), record_of("match")]))
+    # the match nets 175 - 338 + 330 = 167 and 8.35
+    assert evening.parties[1].balances == (
+        Balance("Anna", 167, Decimal("8.35")),
+        Balance("Ben", -167, Decimal("-8.35")),
     )
     assert [game.label for game in evening.parties[1].games] == ["Game 1", "Game 2", "Game 3"]
 
 
 def test_an_evening_keeps_the_debts_carried_in_apart_from_its_balances():
-    debt = Debt("Carl", "Anna", Decimal("1.25"), "Last week", date(2025, 3, 7))
-    evening = evening_sheet(
-        [("One", record_of("format_example"))],
-        [Transfer("Ben", "Anna", Decimal("8.75")), Transfer("Carl", "Anna", Decimal("1.25"))],
-        name="Friday",
-        played_on=None,
-        debts=[debt],
+    last_week = Stored("Last week", date(2025, 3, 7))
+    evening = printed_evening(
+        evening_of(
+            [record_of("format_example")],
+            debts=[payment("Carl", "Anna", "1.25", evening=last_week)],
+        )
     )
     # the balances are the parties' alone; the transfers settle them and the debt
     assert evening.balances == (
         Balance("Anna", 175, Decimal("8.75")),
         Balance("Ben", -175, Decimal("-8.75")),
     )
-    assert evening.debts == (debt,)
+    assert evening.debts == (Debt("Carl", "Anna", Decimal("1.25"), "Last week", date(2025, 3, 7)),)
     assert [(t.payer, t.amount, t.state) for t in evening.transfers] == [
         ("Ben", Decimal("8.75"), ""),
         ("Carl", Decimal("1.25"), ""),
     ]
     assert not evening.settled
+
+
+def test_once_settled_the_evening_prints_the_stored_transfers_paid_open_or_carried_on():
+    evening = printed_evening(
+        evening_of(
+            [record_of("format_example")],
+            payments=[
+                payment("Ben", "Anna", "8.75", paid_at=datetime(2025, 3, 15, 12, tzinfo=UTC)),
+                payment("Carl", "Anna", "1.25", carried_to=Stored("Next week")),
+                payment("Dora", "Anna", "2.50"),
+            ],
+        )
+    )
+    assert evening.settled
+    assert evening.transfers == (
+        SettleLine("Ben", "Anna", Decimal("8.75"), paid=True),
+        SettleLine("Carl", "Anna", Decimal("1.25"), paid=False, carried_to="Next week"),
+        SettleLine("Dora", "Anna", Decimal("2.50"), paid=False),
+    )
 
 
 def test_a_settled_line_says_whether_it_is_paid_open_or_carried_on():

@@ -2,7 +2,7 @@
 
 import io
 import re
-from datetime import date
+from datetime import UTC, date, datetime
 from decimal import Decimal
 
 import pytest
@@ -12,10 +12,10 @@ from pypdf import PdfReader
 from scorekeeper import engine
 from scorekeeper.engine.record import Record, parse_record
 from scorekeeper.engine.settlement import Transfer
-from scorekeeper.sheets.evening_tally import Debt, SettleLine, evening_sheet, render_evening
+from scorekeeper.sheets.evening_tally import printed_evening, render_evening
 from scorekeeper.sheets.score_pad import PAD_KINDS, render_pad, score_pad
 from scorekeeper.sheets.score_sheet import render_score_sheet, score_sheet
-from tests.sheets.helpers import flat, pages, record_of
+from tests.sheets.helpers import Stored, evening_of, flat, pages, payment, record_of
 
 KINDS = ("format_example", "hollywood", "match", "partnership", "chouette", "three_player")
 MARKUP = "<b>Eve</b> & <font size=40>Mallory</font>"
@@ -182,17 +182,20 @@ def test_long_names_wrap_inside_their_column():
 
 
 def test_an_evening_lists_parties_balances_and_transfers():
-    evening = evening_sheet(
-        [("Early", record_of("format_example")), ("Late", record_of("three_player"))],
-        [Transfer("Ben", "Anna", Decimal("8.75")), Transfer("Quinn", "Paula", Decimal("20.35"))],
+    evening = evening_of(
+        [record_of("format_example"), record_of("three_player")],
+        transfers=[
+            Transfer("Ben", "Anna", Decimal("8.75")),
+            Transfer("Quinn", "Paula", Decimal("20.35")),
+        ],
         name="Friday at Jürgen's",
         played_on=date(2025, 3, 14),
     )
-    (text,) = pages(render_evening(evening))
+    (text,) = pages(render_evening(printed_evening(evening)))
     text = flat(text)
     for words in (
         "Friday at Jürgen's March 14, 2025",
-        "Early Two players Anna 261 – Ben 86 · Anna wins by 175",
+        "Anna – Ben Two players Anna 261 – Ben 86 · Anna wins by 175",
         "Paula +513 (+25.65)",
         "Quinn −407 −20.35",
         "Ben Anna 8.75",
@@ -203,18 +206,19 @@ def test_an_evening_lists_parties_balances_and_transfers():
 
 
 def test_a_settled_evening_prints_cents_the_debts_carried_in_and_what_is_paid():
-    evening = evening_sheet(
-        [("Early", record_of("format_example"))],
-        [
-            # as the database keeps them: four places
-            SettleLine("Ben", "Anna", Decimal("8.7500"), paid=True),
-            SettleLine("Carl", "Anna", Decimal("1.2000"), paid=False),
-        ],
+    last_week = Stored("Last week", date(2025, 3, 7))
+    evening = evening_of(
+        [record_of("format_example")],
         name="Friday",
         played_on=date(2025, 3, 14),
-        debts=[Debt("Carl", "Anna", Decimal("1.2000"), "Last week", date(2025, 3, 7))],
+        # as the database keeps them: four places
+        debts=[payment("Carl", "Anna", "1.2000", evening=last_week)],
+        payments=[
+            payment("Ben", "Anna", "8.7500", paid_at=datetime(2025, 3, 15, 12, tzinfo=UTC)),
+            payment("Carl", "Anna", "1.2000"),
+        ],
     )
-    (text,) = pages(render_evening(evening))
+    (text,) = pages(render_evening(printed_evening(evening)))
     text = flat(text)
     for words in (
         "Balances Player Points Money Anna +175 +8.75 Ben −175 −8.75",
@@ -232,16 +236,7 @@ def test_money_in_a_german_pdf_has_a_decimal_comma():
     with translation.override("de"):
         sheet = flat(pages(render_score_sheet(score_sheet(record)))[0])
         evening = flat(
-            pages(
-                render_evening(
-                    evening_sheet(
-                        [("Early", record)],
-                        [Transfer("Ben", "Anna", Decimal("8.75"))],
-                        name="Freitag",
-                        played_on=None,
-                    )
-                )
-            )[0]
+            pages(render_evening(printed_evening(evening_of([record], name="Freitag"))))[0]
         )
     assert "0,05" in sheet and "+8,75" in sheet and "−8,75" in sheet
     assert "8.75" not in sheet and "0.05" not in sheet

@@ -1,9 +1,11 @@
-"""The printed standings of a season: the data object built from the engine's standings,
-then real PDF bytes read back with pypdf."""
+"""The printed standings of a season: the data object built from the season page's read
+model (made here of the engine's standings), then real PDF bytes read back with pypdf."""
 
 import io
+from collections.abc import Mapping
 from datetime import date
 from decimal import Decimal
+from types import SimpleNamespace
 
 import pytest
 from django.utils import translation
@@ -13,6 +15,7 @@ from reportlab.pdfbase import pdfmetrics
 
 from scorekeeper import engine
 from scorekeeper.engine import GameResult, HandStats, Payment
+from scorekeeper.engine.league import COLUMNS
 from scorekeeper.sheets.common import BOLD
 from scorekeeper.sheets.standings import (
     NOTICEBOARD_LINE,
@@ -20,6 +23,7 @@ from scorekeeper.sheets.standings import (
     STANDINGS_STATS,
     Meeting,
     StandingsLine,
+    StandingsRenderer,
     StandingsSheet,
     render_noticeboard,
     render_standings,
@@ -63,9 +67,18 @@ def season(min_games: int = 1) -> engine.Standings:
     return engine.standings(GAMES, ["Anna", "Ben", "Carl", "Dora"], min_games=min_games)
 
 
-def sheet(**options) -> StandingsSheet:
-    options.setdefault("standings", season())
-    return standings_sheet(title="Gin Club Köln: Autumn", subtitle=SUBTITLE, **options)
+def table_of(standings: engine.Standings, stats: Mapping[str, HandStats] | None = None):
+    """The season page's read model of these standings (league.selectors.SeasonTable): a
+    row per line, with the player's hands where ``stats`` has them (else None)."""
+    rows = [
+        SimpleNamespace(line=line, stats=(stats or {}).get(line.player)) for line in standings.lines
+    ]
+    return SimpleNamespace(played_rows=rows, head_to_head=standings.head_to_head)
+
+
+def sheet(standings: engine.Standings | None = None, stats=None, **options) -> StandingsSheet:
+    table = table_of(standings or season(), stats)
+    return standings_sheet(table, title="Gin Club Köln: Autumn", subtitle=SUBTITLE, **options)
 
 
 # The data
@@ -73,18 +86,10 @@ def sheet(**options) -> StandingsSheet:
 
 def test_the_sheet_is_the_standings_line_by_line_with_the_hand_statistics():
     table = season()
-    rating = {line.player: line.rating for line in table.lines}
+    ordinal = {line.player: line.rating.ordinal for line in table.lines}
 
     def line(rank, player, *figures, stats=(None, None, None, None)):
-        return StandingsLine(
-            rank,
-            player,
-            *figures,
-            round(rating[player].ordinal, 1),
-            rating[player].mu,
-            rating[player].sigma,
-            *stats,
-        )
+        return StandingsLine(rank, player, (rank, player, *figures, ordinal[player], *stats))
 
     assert sheet(standings=table, stats=STATS, printed_on=date(2026, 12, 1)) == StandingsSheet(
         title="Gin Club Köln: Autumn",
@@ -93,7 +98,7 @@ def test_the_sheet_is_the_standings_line_by_line_with_the_hand_statistics():
         columns=STANDINGS_LINE + STANDINGS_STATS,
         headings=HEADINGS + STATS_HEADINGS,
         lines=(
-            line(1, "Anna", 2, 2, 0, 1, 5, 505, Decimal("25.25"), stats=(12, 2, 1, 28.6)),
+            line(1, "Anna", 2, 2, 0, 1, 5, 505, Decimal("25.25"), stats=(12, 2, 1, 200 / 7)),
             line(2, "Ben", 2, 1, 1, 0, 2, -135, Decimal("-6.75"), stats=(10, 0, 1, 22.5)),
             line(3, "Carl", 2, 0, 2, 0, 0, -370, Decimal("-18.50"), stats=(8, 0, 0, None)),
             line(None, "Dora", 0, 0, 0, 0, 0, 0, Decimal("0.00")),  # no hands given: none
@@ -108,11 +113,11 @@ def test_the_sheet_is_the_standings_line_by_line_with_the_hand_statistics():
     )
 
 
-def test_without_hand_statistics_the_sheet_has_no_hand_columns():
-    printed = sheet(standings=season(min_games=0))
+def test_the_caller_chooses_the_columns_from_those_of_the_standings():
+    printed = sheet(standings=season(min_games=0), columns=STANDINGS_LINE)
     assert printed.columns == STANDINGS_LINE
     assert printed.headings == HEADINGS
-    assert {(line.hands, line.points_per_hand_won) for line in printed.lines} == {(None, None)}
+    assert {len(line.figures) for line in printed.lines} == {len(STANDINGS_LINE)}
     assert printed.note is None  # everybody ranked
     # Dora, without a game, is ranked now: ahead of Carl, whose net is below her nothing
     assert [(line.rank, line.player) for line in printed.lines] == [
@@ -123,15 +128,26 @@ def test_without_hand_statistics_the_sheet_has_no_hand_columns():
     ]
 
 
-def test_the_rating_is_the_ordinal_to_one_decimal_and_a_new_player_has_zero():
+def test_the_rating_is_the_ordinal_printed_to_one_decimal_and_a_new_player_has_zero():
     table = season()
     printed = sheet(standings=table)
+    at = printed.columns.index(COLUMNS["rating"])
+    cell = StandingsRenderer(printed).cell
     for line, engine_line in zip(printed.lines, table.lines, strict=True):
-        assert line.rating == round(engine_line.rating.ordinal, 1)
+        assert line.figures[at] == engine_line.rating.ordinal
+        assert cell(COLUMNS["rating"], line.figures[at]) == (
+            f"{round(engine_line.rating.ordinal, 1) + 0.0:.1f}".replace("-", "−")
+        )
     # A new player's ordinal is 25 − 3·25/3, a hair below zero in floating point:
     # printed as 0.0, never as −0.0.
     assert engine.Rating().ordinal <= 0
-    assert str(printed.lines[-1].rating) == "0.0"
+    assert cell(COLUMNS["rating"], printed.lines[-1].figures[at]) == "0.0"
+
+
+def test_a_negative_figure_has_the_minus_sign_of_every_number():
+    table = engine.standings([game("Anna", "Ben", 10)], [], engine.LeaguePoints(loss=-1))
+    (text,) = pages(render_standings(sheet(standings=table)))
+    assert "2 Ben 1 0 1 0 −1 −10 −0.50" in flat(text)  # league points, net points, money
 
 
 def test_a_meeting_reads_wins_dash_losses():
@@ -169,7 +185,9 @@ def test_the_pdf_shows_every_player_his_rank_and_figures_then_the_head_to_head()
     assert pdf.startswith(b"%PDF-")
     (text,) = pages(pdf)  # four players: the head-to-head follows on the same page
     text = flat(text)
-    anna, ben, carl, _dora = (f"{line.rating:.1f}".replace("-", "−") for line in sheet().lines)
+    anna, ben, carl, _dora = (
+        f"{round(line.rating.ordinal, 1) + 0.0:.1f}".replace("-", "−") for line in season().lines
+    )
     assert text.startswith(f"Gin Club Köln: Autumn {SUBTITLE} · printed Dec. 1, 2026")
     for words in (
         "Rank Player Games Won Lost Shutout wins League points Net points Money Rating "
@@ -324,7 +342,11 @@ def test_the_noticeboard_sheet_has_the_columns_that_decide_the_rank():
     assert printed.headings == (
         "Rank", "Player", "Games", "Won", "Lost", "League points", "Net points",
     )  # fmt: skip
-    assert printed.lines == sheet(stats=STATS).lines  # the same lines, fewer of them shown
+    full = sheet(stats=STATS)  # the same lines, fewer of their figures shown
+    shown = [full.columns.index(column) for column in NOTICEBOARD_LINE]
+    assert [line.figures for line in printed.lines] == [
+        tuple(line.figures[c] for c in shown) for line in full.lines
+    ]
 
 
 def test_the_full_standings_print_below_10_points_which_the_measure_sees():

@@ -7,9 +7,27 @@ import pytest
 from django.urls import reverse
 from pypdf import PdfReader
 
+from scorekeeper import engine
+from scorekeeper.sheets.score_sheet import render_score_sheet, score_sheet
 from scorekeeper.table import services
+from scorekeeper.table.selectors import partie_record
+from tests.sheets.helpers import record_of
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def replays(monkeypatch) -> list[str]:
+    """The kind of every session the engine starts: one per replay of a partie's hands."""
+    started: list[str] = []
+    start = engine.Session.__init__
+
+    def counted(self, *args, **kwargs) -> None:
+        started.append(self.kind)
+        start(self, *args, **kwargs)
+
+    monkeypatch.setattr(engine.Session, "__init__", counted)
+    return started
 
 
 def pdf_text(response) -> str:
@@ -27,6 +45,30 @@ def test_the_owner_downloads_the_score_sheet_of_a_finished_partie(client_owner, 
     text = pdf_text(response)
     for figure in ("Anna", "Ben", "261", "86", "175", "8.75"):
         assert figure in text
+
+
+def test_the_score_sheet_is_printed_from_the_page_with_one_replay_of_the_hands(
+    client_owner, closed_partie, replays
+):
+    response = client_owner.get(reverse("partie_pdf", args=[closed_partie.pk]))
+
+    assert replays == ["two_player"]
+    # what the game record of the partie prints, byte for byte
+    played_on = closed_partie.started_at.date()
+    record = score_sheet(partie_record(closed_partie), title="Anna – Ben", played_on=played_on)
+    assert response.content == render_score_sheet(record)
+
+
+def test_a_chouette_whose_member_plays_his_own_stake_prints_as_its_record(client_owner, owner):
+    record = record_of("chouette")  # Dan plays at 0.10, the others at 0.05
+    partie = services.partie_import(owner=owner, record=record)
+
+    response = client_owner.get(reverse("partie_pdf", args=[partie.pk]))
+
+    title, played_on = " – ".join(record.players), partie.started_at.date()
+    expected = render_score_sheet(score_sheet(record, title=title, played_on=played_on))
+    assert response.content == expected
+    assert "Dan plays at 0.10" in pdf_text(response)
 
 
 def test_an_outsider_gets_no_score_sheet_and_an_anonymous_user_must_log_in(
@@ -67,6 +109,18 @@ def test_the_evening_tally_lists_its_parties_and_who_pays_whom(
     text = pdf_text(response)
     assert "Anna" in text and "Ben" in text and "8.75" in text
     assert client_outsider.get(url).status_code == 404
+
+
+def test_the_evening_tally_replays_each_partie_once(client_owner, owner, evening, replays):
+    for name in ("format_example", "hollywood", "chouette"):
+        partie = services.partie_import(owner=owner, record=record_of(name))
+        services.partie_evening_set(partie=partie, evening=evening)
+    replays.clear()
+
+    response = client_owner.get(reverse("evening_pdf", args=[evening.pk]))
+
+    assert response.status_code == 200
+    assert sorted(replays) == ["chouette", "hollywood", "two_player"]
 
 
 def test_a_blank_pad_prints_the_chosen_rules_on_the_chosen_paper(client_owner, rules_data):

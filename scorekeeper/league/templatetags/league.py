@@ -1,10 +1,17 @@
-"""Template helpers of the standings: sort links and rates (numbers: the table library's
-``number`` and ``signed``)."""
+"""Template helpers of the standings: sort links, each column's figures and rates
+(numbers elsewhere: the table library's ``number`` and ``signed``)."""
 
 from django import template
 from django.utils.html import format_html
 
+from scorekeeper.engine import HandStats
+from scorekeeper.engine.league import Line, StandingsColumn
+from scorekeeper.formats import figure_text, number_text
+
 register = template.Library()
+
+# The hand statistics that a rate goes with, on the season's page: a count, then its rate.
+RATES = {"gins": "gin_rate", "undercuts": "undercut_rate"}
 
 # A new column sorts its best first: the most points, wins, gins ...; a name or a rank
 # from the top.
@@ -42,3 +49,26 @@ def sort_link(key: str, label: str, sort: str, descending: bool, short: str = ""
 def percent(rate: float | None) -> str:
     """A rate as a whole percentage; nothing before the first hand."""
     return "" if rate is None else f"{round(rate * 100)} %"
+
+
+@register.simple_tag
+def standings_figure(column: StandingsColumn, line: Line, stats: HandStats | None = None) -> str:
+    """A player's figure in a column of the standings, as every page writes it ("–":
+    none): bold where it ranks the players; the rating with its μ and σ on hover; a
+    count of gins or undercuts with its rate beside it."""
+    figure = figure_text(column, column.read(line, stats)) or "–"
+    if column.strong:
+        return format_html("<strong>{}</strong>", figure)
+    if column.key == "rating":
+        rating = line.rating
+        return format_html(
+            '<span title="μ {} · σ {}">{}</span>',
+            number_text(rating.mu, places=2),
+            number_text(rating.sigma, places=2),
+            figure,
+        )
+    if column.key in RATES and stats is not None:
+        return format_html(
+            "{} <small>{}</small>", figure, percent(getattr(stats, RATES[column.key]))
+        )
+    return figure

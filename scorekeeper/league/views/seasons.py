@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from scorekeeper.clubs.access import Role, club_of, object_in_club
+from scorekeeper.engine.league import LINE_COLUMNS, STATS_COLUMNS
 from scorekeeper.engine.season import dumps
 from scorekeeper.sheets.standings import (
     NOTICEBOARD_LINE,
@@ -46,6 +47,12 @@ SORTABLE = tuple(selectors.SORTS)
 # their SHORT_HEADS, in vocabulary.py: the club's board heads its season's table so too);
 # the other columns are a tap away ("More columns").
 PAGE = 100  # standings rows a page
+# The page's table: every column of the standings (its key, heading, a phone's short head
+# and how it reads a row), then each player's last results.
+COLUMNS = [
+    (column.key, STANDINGS_COLUMNS[column.key], SHORT_HEADS.get(column.key, ""), column)
+    for column in (*LINE_COLUMNS, *STATS_COLUMNS)
+] + [("trend", STANDINGS_COLUMNS["trend"], "", None)]
 
 
 def _season(request: HttpRequest, pk: int, need: Role = Role.MEMBER) -> Season:
@@ -141,9 +148,7 @@ def _render_standings(request: HtmxHttpRequest, season: Season, role: Role | Non
         "season": season,
         "close": table.close,
         "history": history,
-        "columns": [
-            (key, label, SHORT_HEADS.get(key, "")) for key, label in STANDINGS_COLUMNS.items()
-        ],
+        "columns": COLUMNS,
         "key_columns": KEY_COLUMNS,
         "table": table,
         "rows": table.with_trends(list(page.object_list)),
@@ -206,8 +211,9 @@ NOTICEBOARD = "noticeboard"  # ?layout=: upright A4 in large type, the table alo
 
 
 def _standings_pdf(season: Season, layout: str | None = None) -> HttpResponse:
-    """The standings as PDF: in full on turned pages, or (``layout=noticeboard``) the
-    table for the club's noticeboard. A closed season's are its final standings."""
+    """The standings as PDF, printed from the page's read model: in full on turned pages,
+    or (``layout=noticeboard``) the table for the club's noticeboard. A closed season's
+    are its final standings."""
     table = selectors.season_table(season)
     subtitle = season_subtitle(season)
     if table.close is not None:
@@ -216,20 +222,10 @@ def _standings_pdf(season: Season, layout: str | None = None) -> HttpResponse:
     name = slugify(f"{season.league.name} {season.name}") or "season"
     title = f"{season.league.name}: {season.name}"
     if layout == NOTICEBOARD:
-        sheet = standings_sheet(
-            title=title,
-            subtitle=subtitle,
-            standings=table.played_standings,
-            columns=NOTICEBOARD_LINE,
-        )
+        sheet = standings_sheet(table, title=title, subtitle=subtitle, columns=NOTICEBOARD_LINE)
         pdf, filename = render_noticeboard(sheet), f"{name}-noticeboard.pdf"
     else:
-        sheet = standings_sheet(
-            title=title,
-            subtitle=subtitle,
-            standings=table.played_standings,
-            stats={row.line.player: row.stats for row in table.played_rows},
-        )
+        sheet = standings_sheet(table, title=title, subtitle=subtitle)
         pdf, filename = render_standings(sheet), f"{name}-standings.pdf"
     response = HttpResponse(pdf, content_type="application/pdf")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'

@@ -9,15 +9,14 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.text import slugify
 from django.views.decorators.http import require_safe
 
-from scorekeeper.sheets.evening_tally import Debt, SettleLine, render_evening
-from scorekeeper.sheets.evening_tally import evening_sheet as evening_pdf_sheet
+from scorekeeper.sheets.evening_tally import printed_evening, render_evening
 from scorekeeper.sheets.score_pad import render_pad, score_pad
-from scorekeeper.sheets.score_sheet import render_score_sheet, score_sheet
+from scorekeeper.sheets.score_sheet import printed_sheet, render_score_sheet
 
 from .. import selectors
 from ..access import evening_for, partie_for
 from ..forms.pdfs import PadForm
-from ..models import Partie, scoring
+from ..models import Partie
 from .parties import _with_preset_values
 
 
@@ -28,13 +27,12 @@ def _pdf(content: bytes, filename: str) -> HttpResponse:
 
 
 def _partie_pdf(partie: Partie) -> HttpResponse:
+    """The partie's score sheet, printed from its page's read model."""
     names = " – ".join(partie.player_names)
-    with scoring(partie):  # the PDF replays the partie's record on its own
-        sheet = score_sheet(
-            selectors.partie_record(partie), title=names, played_on=partie.started_at.date()
-        )
+    sheet = selectors.partie_sheet(partie)
+    document = printed_sheet(sheet, title=names, played_on=partie.started_at.date())
     slug = slugify("-".join(partie.player_names)) or "partie"
-    return _pdf(render_score_sheet(sheet), f"scoresheet-{partie.started_at:%Y-%m-%d}-{slug}.pdf")
+    return _pdf(render_score_sheet(document), f"scoresheet-{partie.started_at:%Y-%m-%d}-{slug}.pdf")
 
 
 @login_required
@@ -52,30 +50,9 @@ def shared_partie_pdf(request: HttpRequest, token: str) -> HttpResponse:
 @login_required
 @require_safe
 def evening_pdf(request: HttpRequest, pk: int) -> HttpResponse:
+    """The evening's tally, printed from its page's read model."""
     evening = evening_for(request, pk)
-    sheet = selectors.evening_sheet(evening)
-    parties = [
-        (" – ".join(result.sheet.players), selectors.partie_record(result.partie))
-        for result in sheet.results
-    ]
-    # Settled: the payments as frozen, each paid, open or carried on; before: the transfers.
-    transfers = [
-        SettleLine(
-            p.payer.name,
-            p.payee.name,
-            p.amount,
-            paid=p.paid_at is not None,
-            carried_to=p.carried_to.name if p.carried_to else None,
-        )
-        for p in sheet.payments
-    ] or sheet.transfers
-    debts = [
-        Debt(d.payer.name, d.payee.name, d.amount, d.evening.name, d.evening.played_on)
-        for d in sheet.debts
-    ]
-    document = evening_pdf_sheet(
-        parties, transfers, name=evening.name, played_on=evening.played_on, debts=debts
-    )
+    document = printed_evening(selectors.evening_sheet(evening))
     slug = slugify(evening.name) or "evening"
     return _pdf(render_evening(document), f"evening-{evening.played_on:%Y-%m-%d}-{slug}.pdf")
 
