@@ -290,6 +290,10 @@ WALKS = [
          post=Ask(Role.OWNER, 302, data=lambda t: {
              "name": "Winter", "starts_on": "2027-01-01", "ends_on": "2027-03-31"})),
     Walk("league_archive", lambda t: [t.season.league_id], get=READ),
+    # A season's players (issue 18)
+    Walk("season_players", season, get=READ,
+         post=Ask(Role.OWNER, 302, data=lambda t: {"players_from": "roster", "players": [
+             seat.player_id for seat in t.partie.seats.all()]})),
     # Added while issues 11 and 12 were worked on: repair, share links, live boards
     Walk("favicon.ico", get=Ask(PUBLIC, 301)),
     Walk("partie_delete", partie, get=Ask(Role.SCORER), post=Ask(Role.SCORER, 302), his=True),

@@ -1,7 +1,9 @@
-"""League officials edit leagues and seasons here; the ratings are derived from the
-stored results (rated again after every change), so they are read only."""
+"""League officials edit leagues and seasons (their players too) here; the ratings are
+derived from the stored results (rated again after every change), so they are read only."""
 
+from django import forms
 from django.contrib import admin
+from django.utils.translation import gettext_lazy as _
 
 from .models import (
     Assignment,
@@ -28,12 +30,32 @@ class LeagueAdmin(admin.ModelAdmin):
     inlines = [SeasonInline]
 
 
+class SeasonAdminForm(forms.ModelForm):
+    class Meta:
+        model = Season
+        fields = "__all__"  # noqa: DJ007 (the admin edits every field of a season)
+
+    def clean(self):
+        data = super().clean()
+        league, players = data.get("league"), data.get("players")
+        if league and players and any(p.club_id != league.club_id for p in players):
+            self.add_error("players", _("Choose players of the league's club."))
+        if data.get("players_from") == Season.Players.ROSTER and not players:
+            message = _("Tick the season's players, or choose everyone who played.")
+            self.add_error("players", message)
+        return data
+
+
 @admin.register(Season)
 class SeasonAdmin(admin.ModelAdmin):
-    list_display = ("name", "league", "starts_on", "ends_on", "min_games", "closed_at")
-    list_filter = ("league__club",)
+    form = SeasonAdminForm
+    list_display = (
+        "name", "league", "starts_on", "ends_on", "min_games", "players_from", "closed_at",
+    )  # fmt: skip
+    list_filter = ("league__club", "players_from")
     search_fields = ("name", "league__name")
     readonly_fields = ("closed_at",)  # closed and reopened on the season's page, audited
+    autocomplete_fields = ("players",)
 
 
 @admin.register(Assignment)

@@ -1,5 +1,5 @@
 """Forms of the league app: a league, a season with its points formula, the season after
-a closed one."""
+a closed one, a season's players."""
 
 from __future__ import annotations
 
@@ -12,7 +12,10 @@ from django.utils.translation import gettext_lazy as _
 from scorekeeper import engine
 from scorekeeper.engine import bounds
 from scorekeeper.renderers import DateInput
+from scorekeeper.table.models import Player
 from scorekeeper.vocabulary import KIND_NAMES
+
+from .models import Season
 
 
 class LeagueForm(forms.Form):
@@ -93,3 +96,38 @@ class PartieSeasonForm(forms.Form):
             open_or_own |= Q(pk=assigned.season_id)
         self.fields["season"].queryset = seasons.filter(open_or_own)
         self.fields["season"].label_from_instance = str
+
+
+class SeasonPlayersForm(forms.Form):
+    """Who the season lists: everyone who played, or players ticked on the club's roster."""
+
+    players_from = forms.ChoiceField(
+        label=_("The season's players"),
+        choices=Season.Players.choices,
+        widget=forms.RadioSelect,
+    )
+    players = forms.ModelMultipleChoiceField(
+        label=_("Players chosen from the roster"),
+        queryset=Player.objects.none(),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        error_messages={
+            "invalid_choice": _(
+                "A player ticked is no longer on the club's roster: tick the players again."
+            ),
+            "invalid_pk_value": _("Tick players of the club's roster."),
+        },
+    )
+
+    def __init__(self, *args: Any, roster: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.fields["players"].queryset = roster
+        self.fields["players"].label_from_instance = lambda player: player.name
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        listing = data.get("players_from") == Season.Players.ROSTER
+        if listing and not data.get("players") and "players" not in self.errors:
+            message = _("Tick the season's players, or choose everyone who played.")
+            self.add_error("players", message)
+        return data

@@ -40,7 +40,12 @@ class League(models.Model):
 
 
 class Season(models.Model):
-    """A season of a league: its dates, the kinds it counts and its points formula."""
+    """A season of a league: its dates, the kinds it counts, its points formula and its
+    players (everyone who played, or a list chosen from the club's roster)."""
+
+    class Players(models.TextChoices):
+        PLAYED = "played", _("Everyone who played")
+        ROSTER = "roster", _("Players chosen from the roster")
 
     league = models.ForeignKey(
         League, on_delete=models.CASCADE, related_name="seasons", verbose_name=_("league")
@@ -59,6 +64,16 @@ class Season(models.Model):
     points_loss = models.SmallIntegerField(_("points for a loss"), default=0, validators=POINTS)
     min_games = models.PositiveIntegerField(
         _("games to be ranked"), default=0, help_text=_("Fewer counted games: listed unranked.")
+    )
+    # Who the season lists. Its standings count every game of its parties either way
+    # (RULES.md §11); a list adds its players without a game to the line under the
+    # table, and marks those who played but are not on it. The list is kept when the
+    # season goes back to everyone who played: nothing chosen is lost.
+    players_from = models.CharField(
+        _("players"), max_length=10, choices=Players.choices, default=Players.PLAYED
+    )
+    players = models.ManyToManyField(
+        "table.Player", blank=True, related_name="+", verbose_name=_("players chosen")
     )
     share_token = models.CharField(
         _("public link"), max_length=64, unique=True, null=True, blank=True
@@ -96,6 +111,11 @@ class Season(models.Model):
     def points(self) -> engine.LeaguePoints:
         return engine.LeaguePoints(self.points_win, self.points_shutout_win, self.points_loss)
 
+    @property
+    def has_list(self) -> bool:
+        """Whether the season lists players chosen from the roster."""
+        return self.players_from == self.Players.ROSTER
+
 
 class SeasonClose(models.Model):
     """A season closed by its owner: its final standings as they stood then, which its
@@ -103,7 +123,8 @@ class SeasonClose(models.Model):
 
     ``final_standings`` is FORMAT.md's standings JSON (``engine.season.standings_json``);
     ``players`` adds, by name, what the page shows beside it: the player's id, his hands
-    (``engine.HandStats``' fields) and his last results (True a win). A reopen leaves the
+    (``engine.HandStats``' fields) and his last results (True a win); ``listed``, the
+    season's list of players as it was. A reopen leaves the
     close in place, stamped with who reopened it and when: the seasons' audit trail. At
     most one close of a season is not reopened: the one its pages show."""
 
@@ -122,6 +143,8 @@ class SeasonClose(models.Model):
     final_standings = models.JSONField(_("final standings"))
     players = models.JSONField(_("players"), default=dict)
     winners = models.JSONField(_("winners"), default=list)  # the players ranked first
+    # The season's chosen players by name at the close; None: everyone who played.
+    listed = models.JSONField(_("players chosen"), null=True, blank=True)
     reopened_at = models.DateTimeField(_("reopened"), null=True, blank=True)
     reopened_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,

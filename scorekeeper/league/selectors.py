@@ -348,6 +348,8 @@ class SeasonTable:
         self.matrix = matrix  # the top MATRIX players' meetings
         self._trends = trends
         self.close: SeasonClose | None = None  # a closed season's: what the table shows
+        # The season's chosen players by name; None: it lists everyone who played.
+        self.listed: frozenset[str] | None = None
 
     def with_trends(self, rows: list[StandingsRow]) -> list[StandingsRow]:
         """The rows (a page of them) with each player's last results."""
@@ -379,11 +381,24 @@ class SeasonTable:
         lines = tuple(row.line for row in self.played_rows)
         return engine.Standings(lines, self.head_to_head, {})
 
+    @cached_property
+    def _played(self) -> set[str]:
+        return {row.line.player for row in self.rows if row.line.games}
+
     @property
     def without_games(self) -> list[str]:
-        """The season's players with no counted game yet (a partie of theirs runs), by
-        name: one line under the table, not rows of zeros."""
-        return sorted(row.line.player for row in self.rows if not row.line.games)
+        """The season's players with no counted game yet (a partie of theirs runs, or
+        they are on its list), by name: one line under the table, not rows of zeros."""
+        waiting = {row.line.player for row in self.rows if not row.line.games}
+        return sorted(waiting | ((self.listed or set()) - self._played))
+
+    @property
+    def unlisted(self) -> list[str]:
+        """The players with a counted game who are not on the season's list, by name:
+        counted all the same (RULES.md §11 counts every game of the season's parties)."""
+        if self.listed is None:
+            return []
+        return sorted(self._played - self.listed)
 
     @property
     def players(self) -> list[str]:
@@ -439,7 +454,19 @@ def counted_table(season: Season) -> SeasonTable:
         (names[one], [top_meetings.get(names[one], {}).get(names[two]) for two in top])
         for one in top
     ]
-    return SeasonTable(season, rows, head_to_head, matrix, lambda players: trends(book, players))
+    table = SeasonTable(season, rows, head_to_head, matrix, lambda players: trends(book, players))
+    if season.has_list:
+        table.listed = frozenset(season.players.values_list("name", flat=True))
+    return table
+
+
+def season_player_ids(season: Season) -> list[int]:
+    """The ids of the season's players: those chosen from the roster, or everyone who
+    played (a seat in a partie the season counts, running or over)."""
+    if season.has_list:
+        return list(season.players.values_list("pk", flat=True))
+    seats = Seat.objects.filter(partie__in=season_parties(season))
+    return list(seats.order_by().values_list("player_id", flat=True).distinct())
 
 
 def season_line(season: Season, player: Player) -> engine.league.Line | None:
@@ -464,7 +491,8 @@ def season_close_of(season: Season) -> SeasonClose:
 
 def closing_record(table: SeasonTable) -> dict[str, object]:
     """What a close keeps of the standings counted at that moment: FORMAT.md's standings
-    JSON, each player's id, hands and last results, and the players ranked first."""
+    JSON, each player's id, hands and last results, the players ranked first and the
+    season's list of players (None: everyone who played)."""
     rows = table.with_trends(list(table.rows))
     standings = table.standings
     return {
@@ -478,6 +506,7 @@ def closing_record(table: SeasonTable) -> dict[str, object]:
             for row in rows
         },
         "winners": [line.player for line in standings.lines if line.rank == 1],
+        "listed": None if table.listed is None else sorted(table.listed),
     }
 
 
@@ -515,6 +544,7 @@ def closed_table(close: SeasonClose) -> SeasonTable:
         lambda players: {pk: runs[pk] for pk in players if pk in runs},
     )
     table.close = close
+    table.listed = None if close.listed is None else frozenset(close.listed)
     return table
 
 

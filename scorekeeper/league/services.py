@@ -5,6 +5,7 @@ give a league is written by the table app with the partie; the ratings by
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import date
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -12,7 +13,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from scorekeeper import engine
-from scorekeeper.table.models import Partie
+from scorekeeper.table import services as table_services
+from scorekeeper.table.models import Partie, Player, PlayerMerge
 from scorekeeper.tokens import new_share_token
 
 from . import selectors
@@ -26,6 +28,10 @@ from .models import (
 
 class SeasonClosedError(ValueError):
     """A closed season's parties cannot change: reopen it first."""
+
+
+class SeasonPlayersError(ValueError):
+    """A list of players the season cannot take: empty, or of another club."""
 
 
 def partie_season_assign(*, partie: Partie, season: Season | None) -> None:
@@ -113,10 +119,12 @@ def season_reopen(*, season: Season, user: AbstractBaseUser | None) -> SeasonClo
     return close
 
 
+@transaction.atomic
 def season_start_next(*, season: Season, name: str, starts_on: date, ends_on: date) -> Season:
     """A new season of the same league after ``season``: its dates and name are new, its
-    points, games to be ranked and kinds counted are those of ``season``."""
-    return season_create(
+    points, games to be ranked, kinds counted and players (everyone who played, or the
+    list chosen from the roster) are those of ``season``."""
+    new = season_create(
         league=season.league,
         name=name,
         starts_on=starts_on,
@@ -125,3 +133,69 @@ def season_start_next(*, season: Season, name: str, starts_on: date, ends_on: da
         points=season.points,
         min_games=season.min_games,
     )
+    new.players_from = season.players_from
+    new.save(update_fields=["players_from"])
+    new.players.set(season.players.all())
+    return new
+
+
+@transaction.atomic
+def season_players_set(
+    *, season: Season, players_from: str, players: Iterable[Player] = ()
+) -> Season:
+    """Who the season lists: everyone who played (``Season.Players.PLAYED``; a list chosen
+    before is kept, unused), or (``ROSTER``) ``players``, of the season's club, at least
+    one. A closed season's players do not change (SeasonClosedError): reopen it first."""
+    players = list(players)
+    if players_from not in Season.Players.values:
+        raise SeasonPlayersError(f"no such choice of players: {players_from!r}")
+    locked = Season.objects.select_for_update().select_related("league").get(pk=season.pk)
+    if locked.closed_at is not None:
+        raise SeasonClosedError(f"the season {locked} is closed")
+    if any(player.club_id != locked.league.club_id for player in players):
+        raise SeasonPlayersError(f"a player is not of the club of {locked}")
+    if players_from == Season.Players.ROSTER:
+        if not players:
+            raise SeasonPlayersError("a list of the season's players needs a player")
+        locked.players.set(players)
+    locked.players_from = players_from
+    locked.save(update_fields=["players_from"])
+    season.players_from = players_from
+    return locked
+
+
+# A merge of two players of the roster (table.services.player_merge) deletes the one who
+# goes: the seasons that list him list the one who stays instead, and an undo puts them
+# back. What moved is kept in the merge's record, beside what the table app moved.
+SeasonLists = Season.players.through
+
+
+@transaction.atomic
+def roster_merge(*, keep: Player, gone: Player, user: AbstractBaseUser) -> PlayerMerge:
+    """Merge ``gone`` into ``keep`` (``table.services.player_merge``), and the seasons'
+    lists with them: a season that listed ``gone`` lists ``keep``."""
+    listed = list(SeasonLists.objects.filter(player=gone).values_list("season_id", flat=True))
+    had = set(
+        SeasonLists.objects.filter(player=keep, season_id__in=listed).values_list(
+            "season_id", flat=True
+        )
+    )
+    merge = table_services.player_merge(keep=keep, gone=gone, user=user)
+    added = [season for season in listed if season not in had]
+    SeasonLists.objects.bulk_create(SeasonLists(season_id=s, player=keep) for s in added)
+    merge.moved["seasons"] = {"listed": listed, "added": added}
+    merge.save(update_fields=["moved"])
+    return merge
+
+
+@transaction.atomic
+def roster_merge_undo(*, merge: PlayerMerge, user: AbstractBaseUser) -> Player:
+    """Undo a merge (``table.services.player_merge_undo``): the seasons that listed the
+    player who went list him again, and those that listed the one who stayed only
+    because of the merge no longer do."""
+    gone = table_services.player_merge_undo(merge=merge, user=user)
+    seasons = merge.moved.get("seasons", {"listed": [], "added": []})
+    SeasonLists.objects.filter(player_id=merge.keep_id, season_id__in=seasons["added"]).delete()
+    existing = Season.objects.filter(pk__in=seasons["listed"]).values_list("pk", flat=True)
+    SeasonLists.objects.bulk_create(SeasonLists(season_id=s, player=gone) for s in existing)
+    return gone

@@ -105,6 +105,8 @@ def main_pages(owner: User) -> dict[str, str]:
     pages["closed season"] = f"/seasons/{autumn.pk}/"
     pages["close the season"] = f"/seasons/{season.pk}/close/"
     pages["past seasons"] = f"/leagues/{league.pk}/archive/"
+    pages["the season's players"] = f"/seasons/{season.pk}/players/"
+    pages["league night"] = f"/seasons/{season.pk}/night/"
     return pages
 
 

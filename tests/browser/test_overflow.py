@@ -175,6 +175,13 @@ def build_world(owner: User, names: tuple[str, ...] = (LONG, UNBROKEN, THIRD, FO
     )
     summer = league_services.season_share(season=summer, shared=True)
     league_services.season_close(season=summer, user=owner)
+    # The season lists two long names and a player without a game: the lines under its
+    # table name them (one without a game, one who played without being listed).
+    listed = Player.objects.filter(club=club, name__in=[names[0], names[1]])
+    newcomer = Player.objects.create(club=club, name=f"{names[2]} der Jüngere")
+    league_services.season_players_set(
+        season=season, players_from="roster", players=[*listed, newcomer]
+    )
     invitation = club_services.invitation_create(club=club, role=Role.SCORER, created_by=owner)
     long_player = Player.objects.get(club=club, name=names[0])
     unbroken_player = Player.objects.get(club=club, name=names[1])
@@ -204,6 +211,9 @@ def build_world(owner: User, names: tuple[str, ...] = (LONG, UNBROKEN, THIRD, FO
         "reopen the season": reverse("season_reopen", args=[summer.pk]),
         "next season": reverse("season_next", args=[summer.pk]),
         "past seasons": reverse("league_archive", args=[league.pk]),
+        "season's players": reverse("season_players", args=[season.pk]),
+        "season's players (closed)": reverse("season_players", args=[summer.pk]),
+        "league night": reverse("league_night", args=[season.pk]),
     }
     public = {
         "login": reverse("login"),

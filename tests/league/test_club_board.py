@@ -264,7 +264,7 @@ def test_a_chouette_between_games_says_who_won_the_last(client_owner, url, play,
 
     card = html[html.index(f'id="board-partie-{chouette.pk}"') :]
     assert "Game 1 over: Olga won" in card[: card.index("</article>")]
-    assert "Team <strong>0</strong>" in card
+    assert ">Team</span> <strong>0</strong>" in card  # the team's total, named
 
 
 def test_a_chouette_game_the_team_won_says_so(client_owner, url, play, season):
@@ -321,7 +321,7 @@ def test_a_summary_from_before_the_winners_were_kept_shows_its_totals(
 
     html = client_owner.get(url).content.decode()
 
-    assert "Olga <strong>" in html and "over:" not in html
+    assert ">Olga</span> <strong>" in html and "over:" not in html
 
 
 # Pages of twelve tables

@@ -316,7 +316,7 @@ def test_the_evening_board_shows_every_table_from_the_summaries(
     assert response.status_code == 200
     html = response.content.decode()
     assert "Anna – Ben" in html and "Carl – Dora" in html
-    assert "Anna <strong>22</strong>" in html and "Ben <strong>0</strong>" in html
+    assert ">Anna</span> <strong>22</strong>" in html and ">Ben</span> <strong>0</strong>" in html
     assert "1 hand played" in html and "0 hands played" in html
     assert polled_headers(html)
 
@@ -344,7 +344,7 @@ def test_a_hand_recorded_at_one_table_updates_the_board(client_owner, evening, n
     assert response.status_code == 200
     html = response.content.decode()
     assert html.lstrip().startswith('<section id="board"')
-    assert "Dora <strong>30</strong>" in html
+    assert ">Dora</span> <strong>30</strong>" in html
 
 
 def test_a_partie_added_to_the_evening_updates_the_board(client_owner, owner, evening, night):

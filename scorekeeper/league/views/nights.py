@@ -18,6 +18,7 @@ from scorekeeper.table.models import Player
 from ..night_forms import NightForm, SeatingForm, seating_text
 from ..night_services import RoundError, night_round_start
 from ..nights import night_pairing, night_rounds
+from ..selectors import season_player_ids
 from .seasons import _season
 
 
@@ -50,11 +51,14 @@ def league_night(request: HttpRequest, pk: int) -> HttpResponse:
         return _render(request, season, rounds, night, None, seating, names, status=400)
 
     asked = "method" in request.GET
-    last = rounds[-1].players if rounds else []
+    # Ticked at first: the players of tonight's last round, else the season's players.
+    if rounds:
+        last = set(rounds[-1].players)
+        present = [pk for pk, name in names.items() if name in last]
+    else:
+        present = season_player_ids(season)
     night = NightForm(
-        request.GET if asked else None,
-        players=club_players,
-        initial={"present": [pk for pk, name in names.items() if name in last]},
+        request.GET if asked else None, players=club_players, initial={"present": present}
     )
     proposal: Pairing | None = None
     seating = SeatingForm(request.GET if "tables" in request.GET else None, players=names)

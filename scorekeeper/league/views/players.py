@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from scorekeeper.clubs.access import Role, club_of
+from scorekeeper.league import services as league_services
 from scorekeeper.league.players import club_players, player_record
 from scorekeeper.table import selectors
 from scorekeeper.table.access import player_for, player_merge_for
@@ -111,7 +112,7 @@ def player_merge(request: HttpRequest, pk: int) -> HttpResponse:
             player_services.player_merge_check(keep=player, gone=other)
             if request.POST.get("confirm") and confirm.is_valid():
                 keep, gone = confirm.pair()
-                player_services.player_merge(keep=keep, gone=gone, user=request.user)
+                league_services.roster_merge(keep=keep, gone=gone, user=request.user)
                 text = _("%(gone)s is merged into %(keep)s.") % {"gone": gone, "keep": keep}
                 messages.success(request, text)
                 return redirect("player_detail", keep.pk)
@@ -134,7 +135,7 @@ def player_merge_undo(request: HttpRequest, pk: int) -> HttpResponse:
     """Undo a merge of the club: the merged player is back with all that moved."""
     merge = player_merge_for(request, pk)
     try:
-        gone = player_services.player_merge_undo(merge=merge, user=request.user)
+        gone = league_services.roster_merge_undo(merge=merge, user=request.user)
     except player_services.PlayerChangeError as error:
         messages.error(request, str(error))
         return redirect("player_list", merge.club.slug)

@@ -28,7 +28,7 @@ from scorekeeper.sheets.standings import (
     standings_sheet,
 )
 from scorekeeper.table.access import partie_for
-from scorekeeper.table.models import Partie
+from scorekeeper.table.models import Partie, Player
 from scorekeeper.table.views.common import HtmxHttpRequest
 from scorekeeper.vocabulary import (
     KEY_COLUMNS,
@@ -39,7 +39,7 @@ from scorekeeper.vocabulary import (
 )
 
 from .. import exports, selectors, services
-from ..forms import LeagueForm, PartieSeasonForm, SeasonDatesForm, SeasonForm
+from ..forms import LeagueForm, PartieSeasonForm, SeasonDatesForm, SeasonForm, SeasonPlayersForm
 from ..models import League, Season, SeasonClose
 
 SORTABLE = tuple(selectors.SORTS)
@@ -276,6 +276,40 @@ def partie_season(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "league/partie_season.html", context, status=400 if form.errors else 200)
 
 
+@login_required
+@require_http_methods(["GET", "POST"])
+def season_players(request: HttpRequest, pk: int) -> HttpResponse:
+    """Who the season lists: everyone who played, or players ticked on the club's roster
+    (``?all=1`` ticks the whole roster, to untick who is not in). Read by its members,
+    chosen by its owner; a closed season's players no longer change."""
+    season = _season(request, pk, Role.OWNER if request.method == "POST" else Role.MEMBER)
+    roster = Player.objects.filter(club_id=season.league.club_id).order_by("name", "pk")
+    chosen = list(season.players.values_list("pk", flat=True))
+    if request.GET.get("all"):
+        initial = {"players_from": Season.Players.ROSTER, "players": list(roster)}
+    else:
+        initial = {"players_from": season.players_from, "players": chosen}
+    form = SeasonPlayersForm(request.POST or None, roster=roster, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            services.season_players_set(
+                season=season, players_from=data["players_from"], players=data["players"]
+            )
+        except services.SeasonClosedError:
+            form.add_error(None, _("The season is closed: reopen it to change its players."))
+        else:
+            return redirect(season)
+    context = {
+        "season": season,
+        "form": form,
+        "role": season.club_role,
+        "chosen": roster.filter(pk__in=chosen) if season.has_list else None,
+    }
+    status = 400 if form.errors else 200
+    return render(request, "league/season_players.html", context, status=status)
+
+
 # A season's end
 
 
@@ -318,7 +352,8 @@ def season_next(request: HttpRequest, pk: int) -> HttpResponse:
         )
         return redirect(new)
     kinds = [KIND_NAMES[kind] for kind in season.kinds if kind in KIND_NAMES]
-    context = {"season": season, "form": form, "kinds": kinds}
+    listed = season.players.count() if season.has_list else None
+    context = {"season": season, "form": form, "kinds": kinds, "listed": listed}
     return render(request, "league/season_next.html", context, status=400 if form.errors else 200)
 
 
