@@ -30,8 +30,10 @@ class LeagueAdmin(admin.ModelAdmin):
 
 @admin.register(Season)
 class SeasonAdmin(admin.ModelAdmin):
-    list_display = ("name", "league", "starts_on", "ends_on", "min_games", "closed_at")
-    list_filter = ("league__club",)
+    list_display = (
+        "name", "league", "starts_on", "ends_on", "min_games", "confirmed_games_only", "closed_at"
+    )  # fmt: skip
+    list_filter = ("league__club", "confirmed_games_only")
     search_fields = ("name", "league__name")
     readonly_fields = ("closed_at",)  # closed and reopened on the season's page, audited
 

@@ -56,6 +56,7 @@ def season_create(
     kinds: list[str] | None = None,
     points: engine.LeaguePoints | None = None,
     min_games: int = 0,
+    confirmed_games_only: bool = False,
 ) -> Season:
     points = points or engine.LeaguePoints()
     return Season.objects.create(
@@ -68,6 +69,7 @@ def season_create(
         points_shutout_win=points.shutout_win,
         points_loss=points.loss,
         min_games=min_games,
+        confirmed_games_only=confirmed_games_only,
     )
 
 
@@ -115,7 +117,8 @@ def season_reopen(*, season: Season, user: AbstractBaseUser | None) -> SeasonClo
 
 def season_start_next(*, season: Season, name: str, starts_on: date, ends_on: date) -> Season:
     """A new season of the same league after ``season``: its dates and name are new, its
-    points, games to be ranked and kinds counted are those of ``season``."""
+    points, games to be ranked, kinds counted and whether only confirmed games count are
+    those of ``season``."""
     return season_create(
         league=season.league,
         name=name,
@@ -124,4 +127,5 @@ def season_start_next(*, season: Season, name: str, starts_on: date, ends_on: da
         kinds=season.kinds,
         points=season.points,
         min_games=season.min_games,
+        confirmed_games_only=season.confirmed_games_only,
     )
