@@ -3,6 +3,10 @@ members linked to their players), the club's owner (its scorer), a member who di
 play, an outsider. A game's page shows its result, the answers and its hands; *My games*
 lists what waits; every page's header says how many games wait."""
 
+# ruff: noqa: F811 (the fixtures of test_confirmations.py, imported, are named as arguments)
+
+import re
+
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
@@ -11,7 +15,6 @@ from django.urls import reverse
 from scorekeeper import engine
 from scorekeeper.clubs.models import Role
 from scorekeeper.table.models import ClosedGame, HandChange, Partie, ResultConfirmation
-from scorekeeper.table.services import confirmations
 from tests.clubs.conftest import join
 from tests.table.test_confirmations import anna, ben, club, game_of, locked, play  # noqa: F401
 
@@ -49,7 +52,8 @@ def test_a_player_sees_the_result_the_hands_and_his_buttons(play, anna):
 
     page = logged_in(anna).get(game_url(partie)).content.decode()
 
-    assert "Anna won." in page and "Anna +" in page and "Ben −" in page
+    text = " ".join(re.sub(r"<[^>]+>", " ", page).split())
+    assert "Anna won. Anna +372 · Ben −372" in text
     assert "Anna 5 v 27" in page and "Anna v 90" in page  # the hands
     assert "Confirm the result" in page and "Dispute the result" in page
     assert "not answered yet" in page
@@ -84,9 +88,7 @@ def test_confirming_on_the_games_page_comes_back_to_it_with_a_thank_you(play, an
     assert "You have confirmed this result." in page
 
 
-def test_a_dispute_needs_a_note_and_the_scorer_reads_it_beside_the_hands(
-    play, ben, client_owner
-):
+def test_a_dispute_needs_a_note_and_the_scorer_reads_it_beside_the_hands(play, ben, client_owner):
     partie = play(hands=[K(5, 27, knocker="Anna"), G(90, knocker="Anna")])
 
     empty = answer(logged_in(ben), partie, "dispute", "  ")
@@ -115,9 +117,7 @@ def test_only_the_player_himself_answers_by_the_page(play, client_owner, club, m
     assert state(partie, "Ben") == State.PENDING
 
 
-def test_an_answer_to_the_game_as_it_was_before_a_correction_is_refused(
-    play, anna, owner
-):
+def test_an_answer_to_the_game_as_it_was_before_a_correction_is_refused(play, anna, owner):
     partie = play(hands=[K(5, 27, knocker="Anna"), G(90, knocker="Anna")])
     seen = game_of(partie).pk
     from scorekeeper.table import services
@@ -135,9 +135,7 @@ def test_an_answer_to_the_game_as_it_was_before_a_correction_is_refused(
 # Locked and unlocked
 
 
-def test_a_locked_games_hands_refuse_a_correction_with_the_reason(
-    play, anna, ben, client_owner
-):
+def test_a_locked_games_hands_refuse_a_correction_with_the_reason(play, anna, ben, client_owner):
     partie = locked(play, anna, ben)
 
     edit = client_owner.post(
@@ -234,9 +232,7 @@ def test_the_scorers_are_told_of_a_dispute_and_find_it_on_my_games(play, ben, cl
     assert game_url(partie) in page
 
 
-def test_the_notice_is_one_query_and_only_on_a_full_page(
-    play, anna, django_assert_num_queries
-):
+def test_the_notice_is_one_query_and_only_on_a_full_page(play, anna, django_assert_num_queries):
     from scorekeeper.table.selectors import answer_notice
 
     partie = play()

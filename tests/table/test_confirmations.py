@@ -149,9 +149,7 @@ def test_only_the_player_himself_answers(play, owner, anna, ben, django_user_mod
     assert answers(partie) == {"Anna": State.PENDING}
 
 
-def test_a_dispute_keeps_its_note_and_the_scorer_can_still_correct_the_game(
-    play, owner, anna, ben
-):
+def test_a_dispute_keeps_its_note_and_the_scorer_can_still_correct_the_game(play, owner, anna, ben):
     partie = play(hands=[K(5, 27, knocker="Anna"), G(90, knocker="Anna")])
     confirmations.result_confirm(game=game_of(partie), user=anna)
 
@@ -301,9 +299,7 @@ def test_a_player_whose_link_changes_is_no_longer_asked(club, play, anna, ben):
     assert answers(other) == {"Anna": State.PENDING, "Ben": State.CONFIRMED}
 
 
-def test_a_merge_takes_the_answers_along_and_its_undo_gives_them_back(
-    club, play, owner, anna
-):
+def test_a_merge_takes_the_answers_along_and_its_undo_gives_them_back(club, play, owner, anna):
     partie = play()
     confirmations.result_confirm(game=game_of(partie), user=anna)
     keep = services.player_add(club=club, name="Anna B.", owner=owner)
