@@ -3,10 +3,12 @@ account; each confirms or disputes it for himself, once however often he taps; a
 every asked player confirmed is locked against every change until the club's owner
 unlocks it, and the partie's trail keeps who did what."""
 
+import threading
 from decimal import Decimal
 
 import pytest
 from django.contrib.auth.models import User
+from django.db import connection
 
 from scorekeeper import engine
 from scorekeeper.clubs import services as club_services
@@ -310,3 +312,32 @@ def test_a_merge_takes_the_answers_along_and_its_undo_gives_them_back(club, play
     assert answers(partie) == {"Anna B.": State.CONFIRMED, "Ben": State.PENDING}
     services.player_merge_undo(merge=merge, user=owner)
     assert answers(partie) == {"Anna": State.CONFIRMED, "Ben": State.PENDING}
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="requests race on PostgreSQL only")
+@pytest.mark.django_db(transaction=True)
+def test_four_taps_at_once_confirm_once(play, anna):
+    """Four requests of one answer at the same moment (a phone that sent it again): the
+    partie's lock puts them in order, and the first one's answer is the others'."""
+    game = game_of(play())
+    start = threading.Barrier(4)
+    answered, errors = [], []
+
+    def tap() -> None:
+        try:
+            start.wait()
+            answered.append(confirmations.result_confirm(game=game, user=anna).pk)
+        except Exception as error:  # noqa: BLE001 (reported below, with its thread's)
+            errors.append(error)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=tap) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    assert errors == [] and len(set(answered)) == 1
+    assert ResultConfirmation.objects.filter(game=game, state=State.CONFIRMED).count() == 1
+    assert HandChange.objects.filter(action=HandChange.Action.CONFIRMED).count() == 1
