@@ -11,7 +11,7 @@ from decimal import Decimal
 
 from django.utils.formats import date_format
 from django.utils.functional import Promise
-from django.utils.translation import gettext, pgettext, pgettext_lazy
+from django.utils.translation import gettext, ngettext, pgettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from scorekeeper import engine
@@ -234,6 +234,12 @@ def rules_to_name(names: Iterable[str], rules: engine.Ruleset) -> list[str]:
 
 def outcome_name(outcome: engine.Outcome) -> str:
     return str(OUTCOMES[outcome])
+
+
+def pending_text(name: str, pending: int) -> str:
+    """A player's name with his games that wait for an answer: "Ben (1 pending)"."""
+    games = ngettext("%(games)s pending", "%(games)s pending", pending) % {"games": pending}
+    return f"{name} ({games})"
 
 
 def game_name(number: int) -> str:

@@ -55,6 +55,7 @@ from scorekeeper.league import services as league_services
 from scorekeeper.league.models import Season
 from scorekeeper.table import services
 from scorekeeper.table.models import HandChange, Partie, PlayerMerge
+from scorekeeper.table.services import confirmations
 from tests.clubs.conftest import (
     ClubThings,
     G,
@@ -93,6 +94,8 @@ class Things(ClubThings):
     reopened: HandChange | None = None  # an evening settled and reopened: to be undone
     merge: PlayerMerge | None = None  # Zed merged into Anna: to be undone
     deleted: Club | None = None  # another club of the cast, deleted: to be restored
+    asked: Partie | None = None  # Anna (the former member's) won: he is asked to confirm
+    locked: Partie | None = None  # Anna won again and the former member confirmed it
 
 
 @dataclass(frozen=True)
@@ -179,6 +182,7 @@ RECORD = {
 NO_CLUB = {"member": 400, "outsider": 400, "former": 400}  # not among the form's choices
 ALREADY_MEMBERS = {"owner": 200, "scorer": 200, "member": 200}  # the page says so
 NEW_PASSWORD = "a quite different passphrase 42"
+NOT_ASKED = {"member": 403, "scorer": 403, "owner": 403}  # no player of theirs sat there
 
 WALKS = [
     # Accounts (django.contrib.auth) and the language switch
@@ -315,6 +319,11 @@ WALKS = [
          his=True),
     Walk("shared_evening_board", lambda t: [t.evening.share_token], get=LINKED),
     Walk("club_board", slug, get=READ),
+    # Added for issue 18: results both players confirm (only the player himself answers)
+    Walk("game_detail", lambda t: [t.asked.pk, 1], get=READ, his=True),
+    Walk("game_answer", lambda t: [t.asked.pk, 1], post=Ask(Role.MEMBER, 302, special=NOT_ASKED,
+         data=lambda t: {"game": t.asked.closed_games.get().pk, "answer": "confirm"}), his=True),
+    Walk("game_unlock", lambda t: [t.locked.pk, 1], post=Ask(Role.OWNER, 302), his=True),
     # Added for issue 19: on a phone's home screen and without a network
     Walk("service_worker", get=OPEN),
     Walk("manifest", get=OPEN),
@@ -420,6 +429,11 @@ def club_and_more(things: ClubThings, scorer: User, owner: User) -> Things:
     reopened = services.evening_reopen(evening=earlier, user=owner)
     zed = services.player_add(club=club, name="Zed", owner=scorer)
     merge = services.player_merge(keep=things.player, gone=zed, user=scorer)
+    asked, locked = (start(club, scorer, names=("Anna", "Ben")) for _ in range(2))
+    for won in (asked, locked):
+        services.hand_record(partie=won, hand=G(90, knocker="Anna"), user=scorer)
+    game = locked.closed_games.get()
+    confirmations.result_confirm(game=game, user=things.player.user)  # the former member
     deleted = club_services.club_create(name="Bridge Club", owner=owner)
     join(deleted, scorer, Role.SCORER)
     join(deleted, things.membership.user, Role.MEMBER)
@@ -433,6 +447,8 @@ def club_and_more(things: ClubThings, scorer: User, owner: User) -> Things:
         reopened=reopened,
         merge=merge,
         deleted=deleted,
+        asked=asked,
+        locked=locked,
     )
 
 

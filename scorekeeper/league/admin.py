@@ -50,9 +50,10 @@ class SeasonAdminForm(forms.ModelForm):
 class SeasonAdmin(admin.ModelAdmin):
     form = SeasonAdminForm
     list_display = (
-        "name", "league", "starts_on", "ends_on", "min_games", "players_from", "closed_at",
+        "name", "league", "starts_on", "ends_on", "min_games", "players_from",
+        "confirmed_games_only", "closed_at",
     )  # fmt: skip
-    list_filter = ("league__club", "players_from")
+    list_filter = ("league__club", "players_from", "confirmed_games_only")
     search_fields = ("name", "league__name")
     readonly_fields = ("closed_at",)  # closed and reopened on the season's page, audited
     autocomplete_fields = ("players",)

@@ -65,6 +65,15 @@ class SeasonForm(SeasonDatesForm):
         initial=0,
         help_text=_("Players with fewer counted games are listed after the others, unranked."),
     )
+    confirmed_games_only = forms.BooleanField(
+        label=_("Count only confirmed games"),
+        required=False,
+        help_text=_(
+            "A game counts once each of its players linked to an account has confirmed its "
+            "result on his phone; until then the standings show it as pending. Players "
+            "without an account are not asked."
+        ),
+    )
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()

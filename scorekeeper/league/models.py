@@ -75,6 +75,16 @@ class Season(models.Model):
     players = models.ManyToManyField(
         "table.Player", blank=True, related_name="+", verbose_name=_("players chosen")
     )
+    # A game counts once every player asked (those linked to an account) has confirmed it
+    # (table.ResultConfirmation); a game that asked nobody counts.
+    confirmed_games_only = models.BooleanField(
+        _("only confirmed games count"),
+        default=False,
+        help_text=_(
+            "A game counts once each of its players linked to an account has confirmed its "
+            "result; until then the standings show it as pending."
+        ),
+    )
     share_token = models.CharField(
         _("public link"), max_length=64, unique=True, null=True, blank=True
     )

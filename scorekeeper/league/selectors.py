@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, replace
 from datetime import date, datetime, time, timedelta
 from functools import cached_property
+from typing import NamedTuple
 
 from django.db.models import (
     Case,
@@ -45,11 +46,13 @@ from scorekeeper.table.models import (
     PartieStats,
     Player,
     PlayerResult,
+    ResultConfirmation,
     Seat,
     SettlementLine,
     scoring,
 )
 from scorekeeper.table.selectors import HANDS_IN_ORDER, partie_record, partie_with_players
+from scorekeeper.vocabulary import pending_text
 
 from . import ratings
 from .models import Assignment, League, NightTable, Season, SeasonClose
@@ -100,7 +103,12 @@ def _counted(season: Season, assigned: Assigned, partie: str = "partie_id", pref
 @dataclass(frozen=True)
 class Book:
     """What a league table counts: a season's games, or every closed game of a club
-    (its all-time records, by the default points)."""
+    (its all-time records, by the default points).
+
+    ``played`` is every result of the book's closed games, ``results`` those it counts:
+    the same, or (a season that counts only confirmed games) those of the games that no
+    asked player has left unconfirmed. The hand statistics count the hands of every
+    partie of the book (``parties``)."""
 
     owner: Season | Club
     points: engine.LeaguePoints
@@ -110,59 +118,102 @@ class Book:
     parties: QuerySet[Partie]
 
     games: QuerySet[ClosedGame]
+    played: QuerySet[PlayerResult]
+    confirmed_only: bool = False
 
     @property
     def rating_scope(self) -> ratings.Scope:
         return ratings.Scope(self.owner, self.games)
 
 
+def _open(game: str = "game_id") -> Q:
+    """The condition on a row (``game``: its game's key) that its game is pending: some
+    player asked to confirm it has not (not answered yet, or disputed it)."""
+    return Q(**{f"{game}__in": ResultConfirmation.open_games()})
+
+
+def _confirmed(game: str = "game_id") -> Q:
+    """A row whose game is confirmed: no player asked has left it unconfirmed (a game
+    that asked nobody is confirmed)."""
+    return ~_open(game)
+
+
 def season_book(season: Season) -> Book:
     assigned = _assignments(season)
+    only = season.confirmed_games_only
+    confirmed = _confirmed() if only else Q()
+    played = PlayerResult.objects.filter(_counted(season, assigned))
     return Book(
         season,
         season.points,
         season.min_games,
-        PlayerResult.objects.filter(_counted(season, assigned)),
-        SettlementLine.objects.filter(_counted(season, assigned, "game__partie_id", "game__")),
+        played.filter(confirmed),
+        SettlementLine.objects.filter(
+            _counted(season, assigned, "game__partie_id", "game__"), confirmed
+        ),
         Partie.objects.filter(_counted(season, assigned, "pk")),
-        ClosedGame.objects.filter(_counted(season, assigned)),
+        ClosedGame.objects.filter(_counted(season, assigned), _confirmed("pk") if only else Q()),
+        played,
+        only,
     )
 
 
 def club_book(club: Club) -> Book:
+    results = PlayerResult.objects.filter(club_id=club.pk)
     return Book(
         club,
         engine.LeaguePoints(),
         0,
-        PlayerResult.objects.filter(club_id=club.pk),
+        results,
         SettlementLine.objects.filter(game__club_id=club.pk),
         Partie.objects.filter(club_id=club.pk),
         ClosedGame.objects.filter(club_id=club.pk),
+        results,
     )
 
 
 def book_lines(book: Book, players: Iterable[int] | None = None) -> dict[int, engine.league.Line]:
     """Each player's line in the book's order (all players with a counted game, or only
     ``players``, unranked), by player id; ranked when ``players`` is None."""
-    results = book.results if players is None else book.results.filter(player_id__in=players)
+    return {pk: line for pk, (line, _pending) in _book_lines(book, players).items()}
+
+
+def _book_lines(
+    book: Book, players: Iterable[int] | None = None
+) -> dict[int, tuple[engine.league.Line, int]]:
+    """``book_lines``, each with the number of the player's games that some asked player
+    has not confirmed yet (pending), counted in the same ``GROUP BY``: over every game
+    the book plays, the figures of the counted ones (all of them, or the confirmed)."""
+    played = book.played if players is None else book.played.filter(player_id__in=players)
     points = book.points
+    counted = _confirmed() if book.confirmed_only else None
+
+    def of(condition: Q | None = None) -> Q | None:
+        """The rows a figure adds up: the counted ones (that meet ``condition``)."""
+        if counted is None:
+            return condition
+        return counted if condition is None else counted & condition
+
     figures = (
-        results.order_by()
+        played.order_by()
         .values("player_id", "player__name")
         .annotate(
-            n_games=Count("pk"),
-            n_won=Count("pk", filter=Q(won=True)),
-            n_shutouts=Count("pk", filter=Q(shutout=True)),
+            n_games=Count("pk", filter=of()),
+            n_won=Count("pk", filter=of(Q(won=True))),
+            n_shutouts=Count("pk", filter=of(Q(shutout=True))),
             n_points=Sum(
                 Case(
                     When(shutout=True, then=Value(points.shutout_win)),
                     When(won=True, then=Value(points.win)),
                     default=Value(points.loss),
                     output_field=IntegerField(),
-                )
+                ),
+                filter=of(),
+                default=0,
             ),
-            n_net=Sum("net_points"),
-            n_money=Sum("money_e4"),
+            n_net=Sum("net_points", filter=of(), default=0),
+            n_money=Sum("money_e4", filter=of(), default=0),
+            n_pending=Count("pk", filter=_open()),
         )
     )
     rated = ratings.current_of(book.rating_scope, OuterRef("player_id"))
@@ -170,34 +221,50 @@ def book_lines(book: Book, players: Iterable[int] | None = None) -> dict[int, en
         mu=Subquery(rated.values("mu")), sigma=Subquery(rated.values("sigma"))
     )
     return {
-        row["player_id"]: engine.league.Line(
-            None,
-            row["player__name"],
-            row["n_games"],
-            row["n_won"],
-            row["n_games"] - row["n_won"],
-            row["n_shutouts"],
-            row["n_points"],
-            row["n_net"],
-            plain_amount(row["n_money"] * MONEY_SCALE),
-            engine.Rating() if row["mu"] is None else engine.Rating(row["mu"], row["sigma"]),
+        row["player_id"]: (
+            engine.league.Line(
+                None,
+                row["player__name"],
+                row["n_games"],
+                row["n_won"],
+                row["n_games"] - row["n_won"],
+                row["n_shutouts"],
+                row["n_points"],
+                row["n_net"],
+                plain_amount(row["n_money"] * MONEY_SCALE),
+                engine.Rating() if row["mu"] is None else engine.Rating(row["mu"], row["sigma"]),
+            ),
+            row["n_pending"],
         )
         for row in figures
     }
 
 
-def book_standings(book: Book) -> tuple[tuple[engine.league.Line, ...], dict[str, int]]:
+class Counted(NamedTuple):
+    """A book's standings: the lines in the order of RULES.md §11, every listed player's
+    id by name, and each player's games not confirmed yet by id (none: left out)."""
+
+    lines: tuple[engine.league.Line, ...]
+    ids: dict[str, int]
+    pending: dict[int, int]
+
+
+def book_standings(book: Book) -> Counted:
     """The book's lines in the order of RULES.md §11, with those listed without a
-    counted game; and every listed player's id by name."""
+    counted game (a season that counts only confirmed games lists a player whose games
+    all wait for an answer so too); every listed player's id by name; and each one's
+    games that wait for an answer."""
     ratings.ensure(book.rating_scope)
-    lines = book_lines(book)
+    figures = _book_lines(book)
+    lines = {pk: line for pk, (line, _pending) in figures.items()}
+    pending = {pk: n for pk, (_line, n) in figures.items() if n}
     ids = {line.player: pk for pk, line in lines.items()}
     for pk, name in _listed_without_games(book).items():
         if pk not in lines:
             ids[name] = pk
             lines[pk] = engine.league.Line(None, name)
     among = _among(book, engine.league.ties(lines.values(), book.min_games), ids)
-    return engine.league.ranked(lines.values(), among, book.min_games), ids
+    return Counted(engine.league.ranked(lines.values(), among, book.min_games), ids, pending)
 
 
 def _listed_without_games(book: Book) -> dict[int, str]:
@@ -309,6 +376,7 @@ class StandingsRow:
     stats: engine.HandStats  # his hands over the season
     trend: tuple[bool, ...] = ()  # the last results, oldest first: True a win (with_trends)
     linked: bool = True  # False: a closed season's player who is gone (merged, deleted)
+    pending: int = 0  # his games of the season that some asked player has not confirmed
 
 
 def _sorted_by(column: engine.league.StandingsColumn) -> Callable[[StandingsRow], object]:
@@ -386,11 +454,23 @@ class SeasonTable:
         return {row.line.player for row in self.rows if row.line.games}
 
     @property
+    def pending(self) -> bool:
+        """Whether a listed player has a game that waits for an answer."""
+        return any(row.pending for row in self.rows)
+
+    @property
     def without_games(self) -> list[str]:
         """The season's players with no counted game yet (a partie of theirs runs, or
-        they are on its list), by name: one line under the table, not rows of zeros."""
-        waiting = {row.line.player for row in self.rows if not row.line.games}
-        return sorted(waiting | ((self.listed or set()) - self._played))
+        they are on its list, or their games wait for an answer), by name: one line under
+        the table, not rows of zeros; a player with games pending says how many ("Ben (1
+        pending)")."""
+        waiting = {row.line.player: row.pending for row in self.rows if not row.line.games}
+        for name in (self.listed or set()) - self._played:
+            waiting.setdefault(name, 0)
+        return [
+            name if pending == 0 else pending_text(name, pending)
+            for name, pending in sorted(waiting.items())
+        ]
 
     @property
     def unlisted(self) -> list[str]:
@@ -432,10 +512,15 @@ def counted_table(season: Season) -> SeasonTable:
     """The standings of a season as its parties give them now, with each player's hands;
     the head-to-head and the trends are read when asked for."""
     book = season_book(season)
-    lines, ids = book_standings(book)
+    lines, ids, pending = book_standings(book)
     stats = hand_stats(book)
     rows = [
-        StandingsRow(line, ids[line.player], stats.get(ids[line.player], engine.HandStats()))
+        StandingsRow(
+            line,
+            ids[line.player],
+            stats.get(ids[line.player], engine.HandStats()),
+            pending=pending.get(ids[line.player], 0),
+        )
         for line in lines
     ]
     names = {pk: name for name, pk in ids.items()}
@@ -475,7 +560,7 @@ def season_line(season: Season, player: Player) -> engine.league.Line | None:
     if season.closed_at is not None:
         table = closed_table(season_close_of(season))
         return next((row.line for row in table.rows if row.player_id == player.pk), None)
-    lines, ids = book_standings(season_book(season))
+    lines, ids, _pending = book_standings(season_book(season))
     return next((line for line in lines if ids[line.player] == player.pk), None)
 
 
@@ -625,6 +710,7 @@ def board_season(club: Club, today: date) -> Season | None:
     last to start), with what its standings are counted from (``standings_version``)."""
     games = ClosedGame.objects.filter(club_id=club.pk)
     assigned = Assignment.objects.filter(partie__club_id=club.pk)
+    answers = ResultConfirmation.objects.filter(game__club_id=club.pk)
     return (
         Season.objects.filter(league__club=club, starts_on__lte=today, ends_on__gte=today)
         .annotate(
@@ -632,6 +718,8 @@ def board_season(club: Club, today: date) -> Season | None:
             games_count=_aggregate(games, "COUNT"),
             assigned_newest=_aggregate(assigned, "MAX"),
             assigned_count=_aggregate(assigned, "COUNT"),
+            answers_newest=_aggregate(answers, "MAX"),
+            answers_count=_aggregate(answers, "COUNT"),
         )
         .order_by(F("closed_at").asc(nulls_first=True), "-starts_on", "-pk")
         .first()
@@ -646,15 +734,18 @@ def _aggregate(rows: QuerySet, function: str) -> Subquery:
 
 def standings_version(season: Season | None) -> tuple:
     """What the season's standings are counted from, read with it (``board_season``): the
-    season's own fields, and the newest key and number of the club's closed games and of
-    its parties assigned to a season. Every change to a game gives it new keys or fewer
-    rows (table/services/results.py), as every assignment does (services), so a change
-    to the standings changes this; no counter is kept for it."""
+    season's own fields, and the newest key and number of the club's closed games, of
+    its parties assigned to a season and of its players' answers to the games. Every
+    change to a game gives it new keys or fewer rows (table/services/results.py), as
+    every assignment does (services) and every answer or unlock
+    (table/services/confirmations.py), so a change to the standings changes this; no
+    counter is kept for it."""
     if season is None:
         return ()
     fields = tuple(getattr(season, field.attname) for field in Season._meta.concrete_fields)
     counted = (season.games_newest, season.games_count)
-    return (*fields, counted, (season.assigned_newest, season.assigned_count))
+    answers = (season.answers_newest, season.answers_count)
+    return (*fields, counted, (season.assigned_newest, season.assigned_count), answers)
 
 
 def season_top(season: Season, size: int = BOARD_TOP) -> list[engine.league.Line]:
@@ -664,7 +755,7 @@ def season_top(season: Season, size: int = BOARD_TOP) -> list[engine.league.Line
     if season.closed_at is not None:
         lines = [row.line for row in closed_table(season_close_of(season)).rows]
     else:
-        lines, _ids = book_standings(season_book(season))
+        lines = book_standings(season_book(season)).lines
     return list(engine.league.played(lines)[:size])
 
 

@@ -62,6 +62,7 @@ def season_create(
     kinds: list[str] | None = None,
     points: engine.LeaguePoints | None = None,
     min_games: int = 0,
+    confirmed_games_only: bool = False,
 ) -> Season:
     points = points or engine.LeaguePoints()
     return Season.objects.create(
@@ -74,6 +75,7 @@ def season_create(
         points_shutout_win=points.shutout_win,
         points_loss=points.loss,
         min_games=min_games,
+        confirmed_games_only=confirmed_games_only,
     )
 
 
@@ -122,8 +124,9 @@ def season_reopen(*, season: Season, user: AbstractBaseUser | None) -> SeasonClo
 @transaction.atomic
 def season_start_next(*, season: Season, name: str, starts_on: date, ends_on: date) -> Season:
     """A new season of the same league after ``season``: its dates and name are new, its
-    points, games to be ranked, kinds counted and players (everyone who played, or the
-    list chosen from the roster) are those of ``season``."""
+    points, games to be ranked, kinds counted, whether only confirmed games count and
+    players (everyone who played, or the list chosen from the roster) are those of
+    ``season``."""
     new = season_create(
         league=season.league,
         name=name,
@@ -132,6 +135,7 @@ def season_start_next(*, season: Season, name: str, starts_on: date, ends_on: da
         kinds=season.kinds,
         points=season.points,
         min_games=season.min_games,
+        confirmed_games_only=season.confirmed_games_only,
     )
     new.players_from = season.players_from
     new.save(update_fields=["players_from"])

@@ -20,6 +20,7 @@ from .models import (
     PartieStats,
     Player,
     PlayerResult,
+    ResultConfirmation,
     Seat,
     SettlementLine,
 )
@@ -97,7 +98,7 @@ class PartieAdmin(admin.ModelAdmin):
         total or trail is left untrue, so their admins' refusal does not apply here."""
         to_delete, model_count, perms_needed, protected = super().get_deleted_objects(objs, request)
         # The results' rows are derived from the hands: they go with them.
-        derived = (ClosedGame, PlayerResult, SettlementLine, PartieStats)
+        derived = (ClosedGame, PlayerResult, SettlementLine, PartieStats, ResultConfirmation)
         taken_along = {model._meta.verbose_name for model in (Seat, Hand, HandChange, *derived)}
         return to_delete, model_count, perms_needed - taken_along, protected
 
@@ -180,3 +181,15 @@ class SettlementLineAdmin(WrittenByServices, admin.ModelAdmin):
 class PartieStatsAdmin(WrittenByServices, admin.ModelAdmin):
     list_display = ["partie", "player", "hands", "won", "gins", "undercuts", "points"]
     raw_id_fields = ["partie", "player"]
+
+
+@admin.register(ResultConfirmation)
+class ResultConfirmationAdmin(WrittenByServices, admin.ModelAdmin):
+    """The players' answers: given by each player on his games' pages, unlocked by the
+    club's owner there (services.confirmations), so that the partie's trail keeps them."""
+
+    list_display = ["game", "player", "state", "by", "at", "asked_at"]
+    list_filter = ["state"]
+    search_fields = ["player__name", "note", "by__username"]
+    list_select_related = ["game", "player", "by"]
+    raw_id_fields = ["game", "player", "by"]

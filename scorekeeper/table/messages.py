@@ -41,6 +41,14 @@ MESSAGES = {
         "This partie belongs to the settled evening %(evening)s: its hands and rules stay as "
         "they were settled."
     ),
+    "game_confirmed": gettext_lazy(
+        "This would change game %(game)s, whose result its players have confirmed: a "
+        "confirmed game is locked until the club's owner unlocks it."
+    ),
+    "result_confirmed": gettext_lazy(
+        "This would change a result its players have confirmed: a confirmed game is locked "
+        "until the club's owner unlocks it."
+    ),
     "match_over": gettext_lazy("The match is over: it takes no more hands."),
     "round_expected": gettext_lazy("A partnership records rounds: one hand at each table."),
     "round_tables": gettext_lazy("A round has two tables, one hand at each."),

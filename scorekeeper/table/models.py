@@ -14,6 +14,7 @@ from decimal import Decimal
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from scorekeeper import engine
@@ -393,6 +394,11 @@ class HandChange(models.Model):
         ARCHIVED = "archived", _("partie archived")
         UNARCHIVED = "unarchived", _("partie taken out of the archive")
         REOPENED = "reopened", _("evening reopened")
+        # A closed game's result answered by one of its players, or unlocked by the owner
+        # (``after`` names the game, the player and a dispute's note).
+        CONFIRMED = "confirmed", _("result confirmed")
+        DISPUTED = "disputed", _("result disputed")
+        UNLOCKED = "unlocked", _("game unlocked")
 
     partie = models.ForeignKey(
         Partie, on_delete=models.CASCADE, null=True, blank=True, related_name="changes"
@@ -605,6 +611,60 @@ class PlayerResult(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game}: {self.player} {'+' if self.won else '−'}"
+
+
+class ResultConfirmation(models.Model):
+    """A player's answer to a closed game's result: asked of every player linked to an
+    account when the game's rows are written (``results.games_save``), then confirmed or
+    disputed by that player alone (``services.confirmations``).
+
+    A game whose rows change gets new rows and is asked anew (the old answers go with the
+    old game); a game every asked player confirmed is *locked*: no change may alter it
+    until the club's owner unlocks it. Every answer is a new row (the old one deleted),
+    so that the newest key and the number of a club's rows say whether any answer
+    changed (the club board's ETag, ``league.selectors.standings_version``)."""
+
+    class State(models.TextChoices):
+        PENDING = "pending", _("not answered yet")
+        CONFIRMED = "confirmed", _("confirmed")
+        DISPUTED = "disputed", _("disputed")
+
+    game = models.ForeignKey(ClosedGame, on_delete=models.CASCADE, related_name="confirmations")
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="confirmations", verbose_name=_("player")
+    )
+    state = models.CharField(
+        _("answer"), max_length=10, choices=State.choices, default=State.PENDING
+    )
+    note = models.CharField(_("note"), max_length=500, blank=True)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("answered by"),
+    )
+    asked_at = models.DateTimeField(_("asked"), default=timezone.now)
+    at = models.DateTimeField(_("answered"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("result confirmation")
+        verbose_name_plural = _("result confirmations")
+        ordering = ["game_id", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "player"], name="one_answer_per_game_player")
+        ]
+        indexes = [models.Index(fields=["state", "game"], name="confirmation_state_game")]
+
+    def __str__(self) -> str:
+        return f"{self.game}: {self.player} {self.state}"
+
+    @classmethod
+    def open_games(cls) -> models.QuerySet:
+        """The keys of the games some asked player has not confirmed (pending or
+        disputed): ``game_id__in`` it, uncorrelated, so that the database reads it once."""
+        return cls.objects.exclude(state=cls.State.CONFIRMED).values("game_id")
 
 
 class SettlementLine(models.Model):

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from functools import cached_property
 
-from django.db.models import Exists, F, Max, OuterRef, Prefetch, Q, QuerySet
+from django.db.models import Count, Exists, F, Max, OuterRef, Prefetch, Q, QuerySet
 
 from scorekeeper import engine, vocabulary
 from scorekeeper.clubs.models import Club, Role
@@ -26,6 +26,7 @@ from scorekeeper.sheets.score_sheet import PaymentLine
 
 from .models import (
     SCORING_ERRORS,
+    ClosedGame,
     Evening,
     EveningPayment,
     Hand,
@@ -34,6 +35,7 @@ from .models import (
     Player,
     PlayerMerge,
     PlayerResult,
+    ResultConfirmation,
     Seat,
     Unscorable,
     scoring,
@@ -573,3 +575,123 @@ def player_merges(club_id: int, keep: Player | None = None, last: int = 10) -> l
     if keep is not None:
         merges = merges.filter(keep_id=keep.pk)
     return list(merges.select_related("by")[:last])
+
+
+# Results confirmed by the players (services/confirmations.py)
+
+Answer = ResultConfirmation.State
+
+
+@dataclass(frozen=True)
+class GameAnswers:
+    """A closed game with its players' results and the answers asked of them."""
+
+    game: ClosedGame  # its partie and club loaded
+    results: list[PlayerResult]  # best side first, their players loaded
+    answers: list[ResultConfirmation]  # by player's name, players and who answered loaded
+
+    @property
+    def partie(self) -> Partie:
+        return self.game.partie
+
+    @property
+    def title(self) -> str | None:
+        """ "Game 2" where the kind has several games; None where a partie is one game."""
+        numbered = engine.session_class(self.game.kind).numbered
+        return vocabulary.game_name(self.game.number) if numbered else None
+
+    @property
+    def winners(self) -> list[str]:
+        return [result.player.name for result in self.results if result.won]
+
+    @property
+    def is_locked(self) -> bool:
+        """Every asked player confirmed it: no change may alter it (the owner unlocks)."""
+        return bool(self.answers) and all(a.state == Answer.CONFIRMED for a in self.answers)
+
+    @property
+    def is_disputed(self) -> bool:
+        return any(a.state == Answer.DISPUTED for a in self.answers)
+
+    @property
+    def is_pending(self) -> bool:
+        """Some asked player has not confirmed it yet (not answered, or disputed)."""
+        return any(a.state != Answer.CONFIRMED for a in self.answers)
+
+    def answer_of(self, user) -> ResultConfirmation | None:
+        """What the player linked to the user's account was asked, if anything."""
+        return next((a for a in self.answers if a.player.user_id == user.pk), None)
+
+
+def _games_with_answers(games: QuerySet[ClosedGame]) -> list[GameAnswers]:
+    """The games with their results and answers, in three queries."""
+    results = Prefetch(
+        "results", queryset=PlayerResult.objects.select_related("player").order_by("side", "pk")
+    )
+    answers = Prefetch(
+        "confirmations",
+        queryset=ResultConfirmation.objects.select_related("player", "by").order_by(
+            "player__name", "pk"
+        ),
+    )
+    rows = games.select_related("partie__club").prefetch_related(results, answers)
+    return [
+        GameAnswers(game, list(game.results.all()), list(game.confirmations.all())) for game in rows
+    ]
+
+
+def partie_answers(partie: Partie) -> list[GameAnswers]:
+    """The partie's closed games that asked for answers, in order, with them."""
+    asked = ResultConfirmation.objects.filter(game=OuterRef("pk"))
+    games = ClosedGame.objects.filter(Exists(asked), partie=partie)
+    return _games_with_answers(games.order_by("number"))
+
+
+def game_answers(partie: Partie, number: int) -> GameAnswers | None:
+    """One closed game of the partie, with its results and answers; None: not closed."""
+    games = _games_with_answers(ClosedGame.objects.filter(partie=partie, number=number))
+    return games[0] if games else None
+
+
+def games_to_answer(user) -> list[GameAnswers]:
+    """The games whose results the players linked to his account are asked to confirm
+    and have not confirmed yet (not answered, or disputed), newest first."""
+    mine = ResultConfirmation.objects.filter(
+        game=OuterRef("pk"), player__user=user, state__in=[Answer.PENDING, Answer.DISPUTED]
+    )
+    games = ClosedGame.objects.filter(Exists(mine), partie__club__deleted_at=None)
+    return _games_with_answers(games.order_by("-started_at", "-partie_id", "-number"))
+
+
+def disputed_games_for(user) -> list[GameAnswers]:
+    """The disputed games of the clubs where he scores: what he is to look at, newest
+    first."""
+    disputed = ResultConfirmation.objects.filter(game=OuterRef("pk"), state=Answer.DISPUTED)
+    games = ClosedGame.objects.filter(
+        Exists(disputed), club__in=clubs_of(user, need=Role.SCORER), club__deleted_at=None
+    )
+    return _games_with_answers(games.order_by("-started_at", "-partie_id", "-number"))
+
+
+@dataclass(frozen=True)
+class AnswerNotice:
+    """What the header tells a user on every page: the games he is asked to confirm, and
+    the disputed games of the clubs where he scores."""
+
+    to_answer: int = 0
+    disputed: int = 0
+
+
+def answer_notice(user) -> AnswerNotice:
+    """The header's notice, in one query."""
+    if not user.is_authenticated:
+        return AnswerNotice()
+    asked = Q(player__user=user, state=Answer.PENDING)
+    disputed = Q(state=Answer.DISPUTED, game__club__in=clubs_of(user, need=Role.SCORER))
+    counts = ResultConfirmation.objects.filter(
+        asked | disputed, game__club__deleted_at=None
+    ).aggregate(
+        to_answer=Count("pk", filter=asked),
+        disputed=Count("game", filter=disputed, distinct=True),
+    )
+    return AnswerNotice(counts["to_answer"], counts["disputed"])

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .views import evenings, parties, pdfs, repair, sharing
+from .views import answers, evenings, parties, pdfs, repair, sharing
 
 urlpatterns = [
     path("", parties.home, name="home"),
@@ -14,6 +14,9 @@ urlpatterns = [
     path("parties/<int:pk>/export/", parties.partie_export, name="partie_export"),
     path("parties/<int:pk>/rules/", parties.partie_rules_change, name="partie_rules_change"),
     path("parties/<int:pk>/ruleset/", parties.partie_ruleset, name="partie_ruleset"),
+    path("parties/<int:pk>/games/<int:number>/", answers.game_detail, name="game_detail"),
+    path("parties/<int:pk>/games/<int:number>/answer/", answers.game_answer, name="game_answer"),
+    path("parties/<int:pk>/games/<int:number>/unlock/", answers.game_unlock, name="game_unlock"),
     path("parties/<int:pk>/delete/", repair.partie_delete, name="partie_delete"),
     path("parties/<int:pk>/restore/", repair.partie_restore, name="partie_restore"),
     path("parties/<int:pk>/archive/", repair.partie_archive, name="partie_archive"),

@@ -105,6 +105,7 @@ def season_new(request: HttpRequest, pk: int) -> HttpResponse:
             kinds=data["kinds"],
             points=data["points"],
             min_games=data["min_games"],
+            confirmed_games_only=data["confirmed_games_only"],
         )
         return redirect(season)
     status = 400 if form.errors else 200

@@ -23,7 +23,7 @@ from scorekeeper.engine.record import Problems, Record, entry_json, replay
 
 from ..models import Entry, EntryKey, Evening, Hand, HandChange, Partie, Player, Seat, scoring
 from .evenings import EveningSettledError, _check_room
-from .results import partie_results_store
+from .results import GameLocked, partie_results_store
 
 
 def _seated_player(club: Club, name: str, owner: AbstractBaseUser) -> Player:
@@ -367,9 +367,15 @@ def _save_result(
     A hand added to the end changes the league's games only when it closes one.
 
     Money the engine cannot compute (rules stored before their bounds) raises
-    ``Unscorable``, and the caller's transaction saves nothing."""
-    with scoring(partie):
-        _store_result(partie, session, players, appended)
+    ``Unscorable``, and a change that would alter a game its players confirmed raises
+    ``HandError`` ("game_confirmed"): the caller's transaction saves nothing."""
+    try:
+        with scoring(partie):
+            _store_result(partie, session, players, appended)
+    except GameLocked as locked:
+        numbered = partie.session_class.numbered
+        code = "game_confirmed" if numbered else "result_confirmed"
+        raise engine.HandError(code, str(locked), game=locked.number) from None
 
 
 def _store_result(

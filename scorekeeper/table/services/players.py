@@ -25,12 +25,14 @@ from ..models import (
     Player,
     PlayerMerge,
     PlayerResult,
+    ResultConfirmation,
     Seat,
     SettlementLine,
     Unscorable,
     scoring,
 )
 from ..selectors import HANDS_IN_ORDER, partie_session, partie_with_players
+from .confirmations import open_answers_drop
 from .parties import summary_of
 from .results import games_renew
 
@@ -38,13 +40,22 @@ from .results import games_renew
 @transaction.atomic
 def player_link(*, player: Player, user: AbstractBaseUser | None) -> Player:
     """Link the player to the account of a member of his club (None: to nobody); a member
-    is one player in a club, so the link moves from any other player there."""
+    is one player in a club, so the link moves from any other player there.
+
+    A player whose link changes is no longer asked to confirm the games he was asked
+    about and had not confirmed (``confirmations.open_answers_drop``); the games closed
+    before a link asks nobody new."""
+    changed = []
     if user is not None:
         if not Membership.objects.filter(club_id=player.club_id, user=user).exists():
             raise ValueError(f"{user} is not a member of the club of {player}")
-        Player.objects.filter(club_id=player.club_id, user=user).exclude(pk=player.pk).update(
-            user=None
-        )
+        others = Player.objects.filter(club_id=player.club_id, user=user).exclude(pk=player.pk)
+        changed = list(others.values_list("pk", flat=True))
+        others.update(user=None)
+    linked_now = Player.objects.filter(pk=player.pk).values_list("user_id", flat=True).get()
+    if linked_now != getattr(user, "pk", None):
+        changed.append(player.pk)
+    open_answers_drop(player_ids=changed)
     player.user = user
     player.save(update_fields=["user"])
     return player
@@ -179,6 +190,8 @@ def player_merge(*, keep: Player, gone: Player, user: AbstractBaseUser) -> Playe
     SettlementLine.objects.filter(payer=gone).update(payer=keep)
     SettlementLine.objects.filter(payee=gone).update(payee=keep)
     PartieStats.objects.filter(player=gone).update(player=keep)
+    # His answers are the kept player's (the two never sat in one game): one person's.
+    ResultConfirmation.objects.filter(player=gone).update(player=keep)
     games_renew(parties=parties)  # his ratings are rated again from his first game
     account, name = gone.user, gone.name
     record = PlayerMerge(
@@ -249,6 +262,7 @@ def player_merge_undo(*, merge: PlayerMerge, user: AbstractBaseUser) -> Player:
     lines.filter(payer=keep).update(payer=gone)
     lines.filter(payee=keep).update(payee=gone)
     PartieStats.objects.filter(partie_id__in=parties, player=keep).update(player=gone)
+    ResultConfirmation.objects.filter(game__partie_id__in=parties, player=keep).update(player=gone)
     EveningPayment.objects.filter(pk__in=moved["paid"], payer=keep).update(payer=gone)
     EveningPayment.objects.filter(pk__in=moved["received"], payee=keep).update(payee=gone)
     EveningPayment.objects.bulk_create(_dropped_payments(moved["dropped"], gone, keep))

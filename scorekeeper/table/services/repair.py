@@ -16,7 +16,7 @@ from scorekeeper.engine.record import parse_entry
 from ..models import Evening, EveningPayment, Hand, HandChange, Partie, Player, Unscorable, scoring
 from ..selectors import evening_sheet, partie_with_players
 from .parties import Written, _locked, _replay, _save_result, _written
-from .results import partie_results_drop
+from .results import locked_games, partie_results_drop
 
 REPAIR_MESSAGES = {
     "undone_already": _("This change was undone already."),
@@ -28,6 +28,10 @@ REPAIR_MESSAGES = {
     "evening_settled": _(
         "This partie belongs to the settled evening %(evening)s: its owner can reopen the "
         "evening first."
+    ),
+    "game_confirmed": _(
+        "Its players have confirmed the result of this partie, so it is locked: the club's "
+        "owner can unlock the confirmed games first."
     ),
     "evening_carried": _(
         "The evening %(evening)s cannot be reopened: its open payments were carried into "
@@ -107,6 +111,8 @@ def partie_delete(*, partie: Partie, user: AbstractBaseUser) -> HandChange:
     is the one that ``partie_restore`` undoes."""
     partie = Partie.objects.select_for_update().get(pk=partie.pk)
     _unsettled_evening(partie)
+    if locked_games(partie):
+        raise RepairError("game_confirmed")
     partie.deleted_at = timezone.now()
     partie.version += 1  # its live view learns that it is gone
     partie.save(update_fields=["deleted_at", "version"])

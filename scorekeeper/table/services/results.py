@@ -4,8 +4,11 @@
 
 The services call these in the transaction of every change to a partie, so the rows
 never lag behind the hands. A game whose rows come out the same is left as it was:
-what the league derived from it (its ratings) stays good. A game that changed gets
-new rows under a new key, and whatever was derived from the old ones goes with them.
+what the league derived from it (its ratings, its players' answers) stays good. A game
+that changed gets new rows under a new key, and whatever was derived from the old ones
+goes with them: its players linked to an account are asked to confirm it anew
+(``ResultConfirmation``). A change that would alter or remove a game its players all
+confirmed (a locked game) is refused with ``GameLocked``.
 """
 
 from __future__ import annotations
@@ -22,10 +25,22 @@ from ..models import (
     PartieStats,
     Player,
     PlayerResult,
+    ResultConfirmation,
     SettlementLine,
 )
 
 GameRows = tuple[ClosedGame, list[PlayerResult], list[SettlementLine]]
+
+
+class GameLocked(Exception):
+    """A change would alter or remove a game that every player asked has confirmed.
+
+    Not a ValueError: ``models.scoring`` would take it for an engine's failure to score
+    the partie; the services word it for the player (``parties._save_result``)."""
+
+    def __init__(self, number: int):
+        super().__init__(f"game {number} is confirmed by its players and locked")
+        self.number = number
 
 
 def partie_results_store(
@@ -43,8 +58,27 @@ def partie_results_store(
     wanted = {rows[0].number: rows for rows in game_rows(partie, session, players, own)}
     stored = _stored(partie)
     gone = [number for number, shape in stored.items() if _shape(wanted.get(number)) != shape]
+    locked = locked_games(partie, gone)
+    if locked:
+        raise GameLocked(locked[0])
     ClosedGame.objects.filter(partie=partie, number__in=gone).delete()
     games_save([rows for number, rows in wanted.items() if number in gone or number not in stored])
+
+
+def locked_games(partie: Partie, numbers: Iterable[int] | None = None) -> list[int]:
+    """The numbers of the partie's locked games (of ``numbers`` only, if given): games
+    with an answer asked of a player, every one of them confirmed."""
+    numbers = None if numbers is None else list(numbers)
+    if numbers == []:
+        return []
+    answers = ResultConfirmation.objects.filter(game__partie=partie)
+    if numbers is not None:
+        answers = answers.filter(game__number__in=numbers)
+    states: dict[int, set[str]] = {}
+    for number, state in answers.values_list("game__number", "state"):
+        states.setdefault(number, set()).add(state)
+    confirmed = {ResultConfirmation.State.CONFIRMED}
+    return sorted(number for number, seen in states.items() if seen == confirmed)
 
 
 def partie_results_drop(*, partie: Partie) -> None:
@@ -59,14 +93,22 @@ def games_renew(*, parties: Iterable[int]) -> None:
     games = list(ClosedGame.objects.filter(partie_id__in=list(parties)))
     results = _grouped(PlayerResult.objects.filter(game__in=games).order_by("side", "pk"))
     lines = _grouped(SettlementLine.objects.filter(game__in=games).order_by("pk"))
+    # The players' answers stay what they were: the games' results did not change.
+    answers = _grouped(ResultConfirmation.objects.filter(game__in=games).order_by("pk"))
     ClosedGame.objects.filter(pk__in=[game.pk for game in games]).delete()
-    renewed = []
+    renewed, kept_answers = [], []
     for game in games:
         kept = (results.get(game.pk, []), lines.get(game.pk, []))
+        old = game.pk
         for row in (game, *kept[0], *kept[1]):
             row.pk = None
         renewed.append((game, *kept))
-    games_save(renewed)
+        kept_answers.append((game, answers.get(old, [])))
+    games_save(renewed, ask=False)
+    for game, rows in kept_answers:
+        for row in rows:
+            row.pk, row.game = None, game
+    ResultConfirmation.objects.bulk_create([row for _, rows in kept_answers for row in rows])
 
 
 def game_rows(
@@ -113,14 +155,22 @@ def game_rows(
     return rows
 
 
-def games_save(games: list[GameRows]) -> None:
-    """Save games with their rows in three bulk inserts."""
+def games_save(games: list[GameRows], ask: bool = True) -> None:
+    """Save games with their rows in three bulk inserts, and (``ask``) ask each of their
+    players linked to an account to confirm the result, in a fourth."""
     ClosedGame.objects.bulk_create([game for game, _, _ in games])
     for game, results, lines in games:  # the games have their keys now
         for row in (*results, *lines):
             row.game = game
     PlayerResult.objects.bulk_create([row for _, results, _ in games for row in results])
     SettlementLine.objects.bulk_create([row for _, _, lines in games for row in lines])
+    if ask:
+        ResultConfirmation.objects.bulk_create(
+            ResultConfirmation(game=game, player=row.player)
+            for game, results, _ in games
+            for row in results
+            if row.player.user_id is not None
+        )
 
 
 def stats_rows(

@@ -32,6 +32,7 @@ from ..messages import explain, explain_record
 from ..models import Evening, HandChange, Partie, Unscorable
 from ..services import evenings as evening_services
 from ..services import parties as partie_services
+from .answers import games_to_answer
 from .common import HtmxHttpRequest, _club_form
 from .evenings import evening_full_message
 
@@ -261,6 +262,8 @@ def _render_table(
         "undo_error": undo_error,
         "restored": restored,
         "live_headers": live_headers,
+        # Its games' answers, on the page (not in a region HTMX swaps, nor on the share link).
+        "answers": [] if shared or request.htmx else selectors.partie_answers(sheet.partie),
     }
     template = "table/partie_detail.html"
     if request.htmx:
@@ -464,10 +467,13 @@ def partie_import(request: HttpRequest) -> HttpResponse:
 @require_safe
 def my_games(request: HttpRequest) -> HttpResponse:
     """The parties the user played, as the player linked to his account in each club, and
-    the debts still open between him and others (a club he has left included)."""
+    the debts still open between him and others (a club he has left included); the games
+    he is asked to confirm, and the disputed games of the clubs where he scores."""
     parties = Paginator(selectors.parties_played_by(request.user), 50)
     context = {
         "page": parties.get_page(request.GET.get("page")),
         "debts": selectors.open_debts_of(request.user),
+        "to_answer": games_to_answer(request),
+        "disputed": selectors.disputed_games_for(request.user),
     }
     return render(request, "table/my_games.html", context)

@@ -1,0 +1,145 @@
+"""Results both players confirm: a closed game's page with its hands, where each of its
+players linked to an account confirms or disputes the result, its scorers read a
+dispute and the club's owner unlocks a confirmed game; the list of what is waiting is
+on *My games* (``parties.my_games``)."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST, require_safe
+
+from scorekeeper.clubs.access import Role
+
+from .. import selectors
+from ..access import partie_for
+from ..forms.answers import CONFIRM, AnswerForm
+from ..models import ClosedGame, Partie, Unscorable
+from ..services import confirmations as services
+from .common import HtmxHttpRequest
+
+FROM_LIST = "list"  # the answer came from the list on My games: back there
+
+
+@login_required
+@require_safe
+def game_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """A closed game: its result, its players' answers and its hands."""
+    partie = partie_for(request, pk)
+    return _render_game(request, partie, _game(partie, number))
+
+
+def _game(partie: Partie, number: int) -> selectors.GameAnswers:
+    game = selectors.game_answers(partie, number)
+    if game is None:
+        raise Http404(_("There is no such closed game."))
+    return game
+
+
+def _render_game(
+    request: HttpRequest,
+    partie: Partie,
+    game: selectors.GameAnswers,
+    form: AnswerForm | None = None,
+    error: str | None = None,
+) -> HttpResponse:
+    try:
+        sheet = selectors.partie_sheet(partie)
+    except Unscorable:  # its hands as entered are on the partie's page, with the repairs
+        sheet = None
+    mine = game.answer_of(request.user)
+    context = {
+        "partie": partie,
+        "item": game,
+        "mine": mine,
+        "sheet": sheet,
+        "tables": _tables_of(sheet, game.game.number),
+        "read_only": True,
+        "form": form or AnswerForm(initial={"game": game.game.pk}),
+        "error": error,
+        "scorer": partie.club_role.includes(Role.SCORER),
+        "owner": partie.club_role == Role.OWNER,
+    }
+    status = 400 if error or (form is not None and form.errors) else 200
+    return render(request, "table/game_detail.html", context, status=status)
+
+
+def _tables_of(sheet: selectors.Sheet | None, number: int) -> list[selectors.SheetTable]:
+    """The tables of the sheet that hold game ``number`` (Hollywood's one holds three)."""
+    tables = sheet.tables if sheet is not None else ()
+    return [table for table in tables if any(g.number == number for g in table.part.games)]
+
+
+@login_required
+@require_POST
+def game_answer(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
+    """The player linked to the user's account confirms or disputes the game's result;
+    from the list on My games (``next=list``), back to that list (its region by HTMX)."""
+    partie = partie_for(request, pk)
+    game = _game(partie, number)
+    form = AnswerForm(request.POST)
+    from_list = request.POST.get("next") == FROM_LIST
+    error = None
+    if form.is_valid():
+        try:
+            _answer(request, game.game, form)
+        except services.ConfirmationError as refusal:
+            if refusal.code == "not_asked":
+                raise PermissionDenied(str(refusal)) from None
+            error = str(refusal)
+        else:
+            if form.cleaned_data["answer"] == CONFIRM:
+                done = _("Result confirmed: thank you.")
+            else:
+                done = _("Result disputed: the scorers see your note beside the game's hands.")
+            if from_list and request.htmx:
+                return _render_list(request, done=done)
+            messages.success(request, done)
+            if from_list:
+                return redirect(reverse("my_games") + "#to-answer")
+            return redirect("game_detail", partie.pk, number)
+    if from_list and request.htmx:
+        return _render_list(request, error=error or _("The answer was not saved: try again."))
+    return _render_game(request, partie, game, form, error)
+
+
+def _answer(request: HttpRequest, game: ClosedGame, form: AnswerForm) -> None:
+    data = form.cleaned_data
+    if data["game"] != game.pk:  # the page showed the game before a correction
+        raise services.ConfirmationError("game_changed")
+    if data["answer"] == CONFIRM:
+        services.result_confirm(game=game, user=request.user)
+    else:
+        services.result_dispute(game=game, user=request.user, note=data["note"])
+
+
+def _render_list(request: HttpRequest, done: str | None = None, error: str | None = None):
+    """The list of games to confirm on My games, as its region."""
+    context = {"to_answer": games_to_answer(request), "answer_done": done, "answer_error": error}
+    return render(request, "table/my_games.html#to-answer", context)
+
+
+def games_to_answer(request: HttpRequest) -> list[tuple[selectors.GameAnswers, object]]:
+    """The games the user is asked about, each with his answer so far."""
+    games = selectors.games_to_answer(request.user)
+    return [(game, game.answer_of(request.user)) for game in games]
+
+
+@login_required
+@require_POST
+def game_unlock(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """The club's owner unlocks a game its players all confirmed: its scorers can correct
+    it, and its players are asked again. The partie's Changes keep who did it."""
+    partie = partie_for(request, pk, Role.OWNER)
+    game = _game(partie, number)
+    try:
+        services.game_unlock(game=game.game, user=request.user)
+    except services.ConfirmationError as refusal:
+        return _render_game(request, partie, game, error=str(refusal))
+    messages.success(request, _("The game is unlocked: its players are asked to confirm it again."))
+    return redirect("game_detail", partie.pk, number)

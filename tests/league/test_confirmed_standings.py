@@ -1,0 +1,192 @@
+"""A season that counts only confirmed games, and the standings' pending marks: a game
+counts once every player asked (those linked to an account) has confirmed it; a game
+that asked nobody counts at once; the standings mark each player's games that wait for
+an answer, whether the season counts them or not. The club's board follows the answers."""
+
+import pytest
+from django.contrib.auth.models import User
+from django.urls import reverse
+from django.utils import timezone
+
+from scorekeeper.clubs.models import Club, Role
+from scorekeeper.league import selectors
+from scorekeeper.league import services as league_services
+from scorekeeper.table import services
+from scorekeeper.table.models import ClosedGame, Partie, PlayerResult
+from scorekeeper.table.services import confirmations
+from tests.clubs.conftest import join
+from tests.league.conftest import G, K
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def accounts(club: Club, owner: User, django_user_model: type[User]) -> dict[str, User]:
+    """Anna and Ben are members linked to their players; Carl and Dora have no account."""
+    users = {}
+    for name in ("Anna", "Ben"):
+        user = django_user_model.objects.create_user(name.lower())
+        join(club, user, Role.MEMBER)
+        player = services.player_add(club=club, name=name, owner=owner)
+        services.player_link(player=player, user=user)
+        users[name] = user
+    return users
+
+
+def confirm(partie: Partie, *users: User, number: int = 1) -> None:
+    for user in users:
+        game = ClosedGame.objects.get(partie=partie, number=number)
+        confirmations.result_confirm(game=game, user=user)
+
+
+def rows(season) -> list[tuple]:
+    """Each listed player: name, counted games, league points, games pending."""
+    table = selectors.season_table(season)
+    return [(r.line.player, r.line.games, r.line.league_points, r.pending) for r in table.rows]
+
+
+def only_confirmed(season):
+    season.confirmed_games_only = True
+    season.save()
+    return season
+
+
+def test_by_default_a_pending_game_counts_and_is_marked(play, season, accounts):
+    play(["Anna", "Ben"], [G(90, knocker="Anna")])  # a shutout: 3 points
+    play(["Carl", "Dora"], [G(90, knocker="Carl")])  # nobody to ask
+
+    assert rows(season) == [
+        ("Anna", 1, 3, 1),
+        ("Carl", 1, 3, 0),
+        ("Ben", 1, 0, 1),
+        ("Dora", 1, 0, 0),
+    ]
+
+
+def test_a_season_of_confirmed_games_counts_a_game_once_its_players_confirmed(
+    play, season, accounts
+):
+    only_confirmed(season)
+    partie = play(["Anna", "Ben"], [G(90, knocker="Anna")])
+    play(["Carl", "Dora"], [G(90, knocker="Carl")])
+
+    assert sorted(rows(season)) == [
+        ("Anna", 0, 0, 1),
+        ("Ben", 0, 0, 1),
+        ("Carl", 1, 3, 0),
+        ("Dora", 1, 0, 0),
+    ]
+    assert selectors.season_table(season).without_games == ["Anna (1 pending)", "Ben (1 pending)"]
+
+    confirm(partie, accounts["Anna"])
+    assert [row[1:] for row in rows(season) if row[0] == "Anna"] == [(0, 0, 1)]  # Ben to answer
+
+    confirm(partie, accounts["Ben"])
+    assert rows(season) == [
+        ("Anna", 1, 3, 0),
+        ("Carl", 1, 3, 0),
+        ("Ben", 1, 0, 0),
+        ("Dora", 1, 0, 0),
+    ]
+
+
+def test_only_the_linked_players_are_asked(play, season, accounts):
+    only_confirmed(season)
+    partie = play(["Anna", "Carl"], [G(90, knocker="Carl")])
+
+    confirm(partie, accounts["Anna"])
+
+    assert rows(season) == [("Carl", 1, 3, 0), ("Anna", 1, 0, 0)]
+
+
+def test_a_disputed_game_does_not_count_until_confirmed(play, season, accounts, owner):
+    only_confirmed(season)
+    partie = play(["Anna", "Ben"], [K(5, 27, knocker="Anna"), G(90, knocker="Anna")])
+    confirm(partie, accounts["Anna"])
+    game = ClosedGame.objects.get(partie=partie)
+    confirmations.result_dispute(game=game, user=accounts["Ben"], note="5 against 17")
+
+    assert [row[1] for row in rows(season)] == [0, 0]
+    disputed = PlayerResult.objects.get(partie=partie, player__name="Anna").net_points
+
+    # Corrected, the game is asked anew; confirmed, it counts with its new figures.
+    services.hand_edit(partie=partie, number=1, hand=K(5, 17, knocker="Anna"), user=owner)
+    confirm(partie, accounts["Anna"], accounts["Ben"])
+    line = selectors.season_table(season).rows[0].line
+    corrected = PlayerResult.objects.get(partie=partie, player__name="Anna").net_points
+    assert (line.player, line.games, line.net_points) == ("Anna", 1, corrected)
+    assert corrected < disputed  # 5 against 17 gives Anna less than 5 against 27
+
+
+def test_the_head_to_head_ratings_and_trends_count_the_confirmed_games_alone(
+    play, season, accounts
+):
+    only_confirmed(season)
+    first = play(["Anna", "Ben"], [G(90, knocker="Anna")])
+    play(["Anna", "Ben"], [G(90, knocker="Ben")])
+    confirm(first, accounts["Anna"], accounts["Ben"])
+
+    table = selectors.season_table(season)
+
+    assert table.meeting("Anna", "Ben").won == 1 and table.meeting("Anna", "Ben").lost == 0
+    assert table.with_trends(list(table.rows))[0].trend == (True,)
+    assert [row.line.rating.ordinal > 0 for row in table.rows] == [True, False]
+    assert [row.pending for row in table.rows] == [1, 1]
+
+
+def test_the_standings_page_marks_pending_games_and_says_what_counts(
+    play, season, accounts, client_owner
+):
+    play(["Anna", "Ben"], [G(90, knocker="Anna")])
+    url = reverse("season_detail", args=[season.pk])
+
+    page = client_owner.get(url).content.decode()
+    assert '<small class="pending">1 pending</small>' in page
+    assert "They count already" in page
+
+    only_confirmed(season)
+    page = client_owner.get(url).content.decode()
+    assert "only confirmed games count" in page
+    assert "Anna (1 pending), Ben (1 pending)" in page
+    assert "This season counts a game once its players have confirmed it." in page
+
+
+def test_the_season_form_and_the_next_season_keep_the_setting(club, client_owner, season):
+    today = timezone.localdate()
+    response = client_owner.post(
+        reverse("season_new", args=[season.league_id]),
+        {
+            "name": "Winter",
+            "starts_on": today.isoformat(),
+            "ends_on": today.isoformat(),
+            "points_win": 2,
+            "points_shutout_win": 3,
+            "points_loss": 0,
+            "min_games": 0,
+            "confirmed_games_only": "on",
+        },
+    )
+    winter = season.league.seasons.get(name="Winter")
+    assert response.status_code == 302 and winter.confirmed_games_only
+
+    spring = league_services.season_start_next(
+        season=winter, name="Spring", starts_on=today, ends_on=today
+    )
+    assert spring.confirmed_games_only
+
+
+def test_an_answer_changes_the_boards_etag(play, season, accounts, club, client_owner):
+    partie = play(["Anna", "Ben"], [G(90, knocker="Anna")])
+    url = reverse("club_board", args=[club.slug])
+    etag = client_owner.get(url)["ETag"]
+
+    confirm(partie, accounts["Anna"])
+    after_answer = client_owner.get(url, headers={"If-None-Match": etag})
+    assert after_answer.status_code == 200 and after_answer["ETag"] != etag
+
+    confirm(partie, accounts["Ben"])  # locked now
+    game = ClosedGame.objects.get(partie=partie)
+    locked_etag = client_owner.get(url)["ETag"]
+    confirmations.game_unlock(game=game, user=club.memberships.get(role=Role.OWNER).user)
+    assert client_owner.get(url, headers={"If-None-Match": locked_etag}).status_code == 200
+    assert client_owner.get(url, headers={"If-None-Match": locked_etag})["ETag"] != locked_etag
