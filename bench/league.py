@@ -2,7 +2,8 @@
 SQL floor, and the cost of recording a hand in a season's partie.
 
     .venv/bin/python bench/league.py [--database-url URL] [--players N] [--parties N]
-                                     [--double | --no-double]
+                                     [--double | --no-double] [--seeded NAME]
+                                     [--only views,changes,recording]
 
 PostgreSQL is the production database and the default here when it answers at
 127.0.0.1:5432 (a database of its own is created and dropped); else a temporary SQLite
@@ -30,6 +31,11 @@ and on the first view after a game closes; the first player page after a game cl
 at most 150 ms; the first view after a change at the season's start within 1 s; twice
 the parties at most 1.5x the time of every view; recording a hand in a season's partie
 at most 1.1x recording one outside any season.
+
+Seeding takes most of a run. ``--seeded NAME`` (PostgreSQL) keeps the seeded clubs in a
+database NAME on the server: the first run seeds it, later runs migrate it and measure
+on a copy of it (``CREATE DATABASE ... TEMPLATE NAME``, dropped at the end), so every
+run starts from the same freshly seeded state. ``--only`` measures some stages alone.
 """
 
 from __future__ import annotations
@@ -63,6 +69,7 @@ PLAYER_MS = 150.0  # the first player page after a close
 CHANGE_MS = 1000.0  # the first view after a change at the season's start
 GROWTH = 1.5  # twice the parties: at most this many times the time
 RECORD_RATIO = 1.1  # recording in a season's partie / outside any season
+STAGES = ("views", "changes", "recording")
 
 
 def parse_args() -> argparse.Namespace:
@@ -76,7 +83,22 @@ def parse_args() -> argparse.Namespace:
         default=True,
         help="also seed and measure a club of twice the players and parties (default: on)",
     )
-    return parser.parse_args()
+    parser.add_argument(
+        "--seeded",
+        metavar="NAME",
+        help="PostgreSQL: keep the seeded clubs in the database NAME (seeded by the first "
+        "run) and measure on a copy of it",
+    )
+    parser.add_argument(
+        "--only",
+        type=lambda text: set(text.split(",")),
+        default=set(STAGES),
+        help=f"the stages to measure, of {','.join(STAGES)} (default: all)",
+    )
+    args = parser.parse_args()
+    if args.only - set(STAGES):
+        parser.error(f"--only: unknown stage {', '.join(sorted(args.only - set(STAGES)))}")
+    return args
 
 
 def postgres_answers() -> bool:
@@ -113,13 +135,83 @@ def main() -> int:
     signal.signal(signal.SIGTERM, lambda number, frame: sys.exit(128 + number))
     with tempfile.TemporaryDirectory() as tmp:
         start_django(url, Path(tmp))
-        teardown = prepare_database(url is not None, Path(tmp))
+        if args.seeded:
+            teardown = prepare_seeded(args.seeded, sizes_of(args), Path(tmp))
+        else:
+            teardown = prepare_database(url is not None, Path(tmp))
         try:
             run(args)
         finally:
             teardown()
     print(f"\n  (bench run in {time.perf_counter() - started:.0f} s)")
     return 0
+
+
+def sizes_of(args: argparse.Namespace) -> list[tuple[int, int]]:
+    sizes = [(args.players, args.parties)]
+    if args.double:
+        sizes.append((args.players * 2, args.parties * 2))
+    return sizes
+
+
+def club_name(n: int) -> str:
+    return f"Bench Club {n + 1}"
+
+
+def prepare_seeded(name: str, sizes: list[tuple[int, int]], tmp: Path) -> Callable[[], None]:
+    """Measure on a copy of the seeded database ``name``, seeding it first if it is not
+    there (or lacks a club of the sizes asked for); returns what drops the copy."""
+    from django.core.management import call_command
+    from django.db import connection
+
+    from scorekeeper.clubs.models import Club
+
+    if connection.vendor != "postgresql":
+        raise SystemExit("--seeded needs PostgreSQL")
+    call_command("collectstatic", interactive=False, verbosity=0)
+    settings = connection.settings_dict
+
+    def execute(statement: str) -> None:
+        connection.close()
+        settings["NAME"] = "postgres"
+        with connection.cursor() as cursor:
+            cursor.execute(statement)
+        connection.close()
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name])
+        exists = cursor.fetchone() is not None
+    if not exists:
+        execute(f'CREATE DATABASE "{name}"')
+    connection.close()
+    settings["NAME"] = name
+    call_command("migrate", verbosity=0)
+    for n, (players, parties) in enumerate(sizes):
+        club = Club.objects.filter(name=club_name(n)).first()
+        if club is None:
+            seconds = seed(club_name(n), players, parties)
+            analyze()
+            print(f"  seeded {players:,} / {parties:,} into {name} in {seconds:.0f} s", flush=True)
+        elif club.players.count() != players:
+            raise SystemExit(f"{name} holds {club_name(n)} at another size: say --seeded OTHER")
+    copy = f"scorekeeper_bench_{os.getpid()}"
+    execute(f'CREATE DATABASE "{copy}" TEMPLATE "{name}"')
+    settings["NAME"] = copy
+
+    def drop() -> None:
+        execute(f'DROP DATABASE IF EXISTS "{copy}"')
+
+    return drop
+
+
+def seed(name: str, players: int, parties: int) -> float:
+    """Seed a club (``seed_league``) and analyze: the seconds the seed took."""
+    from django.core.management import call_command
+
+    began = time.perf_counter()
+    with open(os.devnull, "w") as quiet:
+        call_command("seed_league", club=name, players=players, parties=parties, stdout=quiet)
+    return time.perf_counter() - began
 
 
 @dataclass
@@ -166,24 +258,24 @@ def analyze() -> float:
 class ClubBench:
     """One seeded club: its season, a member's client, and what is measured on it."""
 
-    def __init__(self, name: str, players: int, parties: int, client, user) -> None:
-        from django.core.management import call_command
+    def __init__(self, name: str, players: int, parties: int, client, user, seeded: bool) -> None:
         from django.urls import reverse
+        from django.utils import timezone
 
         from scorekeeper.clubs.models import Membership, Role
         from scorekeeper.league.models import Season
         from scorekeeper.table.models import ClosedGame, Hand
 
         self.figures = Figures(players, parties)
-        began = time.perf_counter()
-        with open(os.devnull, "w") as quiet:
-            call_command("seed_league", club=name, players=players, parties=parties, stdout=quiet)
-        self.figures.seeded_s = time.perf_counter() - began
-        self.figures.analyzed_s = analyze()
+        if not seeded:  # (a seeded database was analyzed when it was seeded)
+            self.figures.seeded_s = seed(name, players, parties)
+            self.figures.analyzed_s = analyze()
         self.season = Season.objects.select_related("league__club").get(league__club__name=name)
         self.club = self.season.league.club
         # Seeded parties start on the evenings of the season, today's up to 23:00: a
-        # season that ends tomorrow keeps the bench's own parties in it at any hour.
+        # season that ends tomorrow keeps the bench's own parties in it at any hour (a
+        # database seeded on an earlier day: from today on).
+        self.season.ends_on = max(self.season.ends_on, timezone.localdate())
         self.season.ends_on += timedelta(days=1)
         self.season.save(update_fields=["ends_on"])
         self.figures.hands = Hand.objects.filter(partie__club=self.club).count()
@@ -402,22 +494,24 @@ def run(args: argparse.Namespace) -> None:
     print(f"League bench: {str(server).split(' on ')[0]}, Django {django.get_version()}, "
           f"{os.cpu_count()} cores, DEBUG off; {load()}")  # fmt: skip
 
-    sizes = [(args.players, args.parties)]
-    if args.double:
-        sizes.append((args.players * 2, args.parties * 2))
     benches = []
-    for n, (players, parties) in enumerate(sizes):
-        bench = ClubBench(f"Bench Club {n + 1}", players, parties, client, user)
+    for n, (players, parties) in enumerate(sizes_of(args)):
+        bench = ClubBench(club_name(n), players, parties, client, user, bool(args.seeded))
         f = bench.figures
+        seeded = (f"in {f.seeded_s:.0f} s ({parties / f.seeded_s:.0f} parties/s)"
+                  if f.seeded_s else f"copied from {args.seeded}")  # fmt: skip
         print(f"  seeded {f.label} players/parties: {f.hands:,} hands, {f.games:,} closed "
-              f"games in {f.seeded_s:.0f} s ({parties / f.seeded_s:.0f} parties/s), "
-              f"then VACUUM ANALYZE in {f.analyzed_s:.1f} s", flush=True)  # fmt: skip
+              f"games {seeded}, then VACUUM ANALYZE in {f.analyzed_s:.1f} s",
+              flush=True)  # fmt: skip
         benches.append(bench)
     for bench in benches:
         began = time.perf_counter()
-        bench.measure_views()
-        bench.measure_changes()
-        bench.measure_recording()
+        if "views" in args.only:
+            bench.measure_views()
+        if "changes" in args.only:
+            bench.measure_changes()
+        if "recording" in args.only:
+            bench.measure_recording()
         print(f"  measured {bench.figures.label} in {time.perf_counter() - began:.0f} s",
               flush=True)  # fmt: skip
     report([bench.figures for bench in benches])
@@ -427,6 +521,14 @@ def run(args: argparse.Namespace) -> None:
 # The views whose growth with twice the parties has a target: those of a club night.
 GROWING = ("standings, warm", "standings, first after", "player page, first after",
            "standings, after", "player page, warm")  # fmt: skip
+
+
+def measured(figure: Callable[[Figures], object], f: Figures) -> object:
+    """A figure, or "-" where its stage was not measured (``--only``)."""
+    try:
+        return figure(f)
+    except (ZeroDivisionError, statistics.StatisticsError, ValueError):
+        return "-"
 
 
 def report(sizes: list[Figures]) -> None:
@@ -471,11 +573,11 @@ def report(sizes: list[Figures]) -> None:
         header += f"{double.label:>20}{'x2 / x1':>10}"
     print(header)
     for label, text, value in rows:
-        line = f"  {label:<{width}}{text(base):>20}"
+        line = f"  {label:<{width}}{measured(text, base):>20}"
         if double:
-            line += f"{text(double):>20}"
-            if value is not None:
-                line += f"{value(double) / value(base):>9.2f}x"
+            line += f"{measured(text, double):>20}"
+            growth = measured(lambda f, v=value: v(double) / v(f), base) if value else ""
+            line += f"{growth:>9.2f}x" if isinstance(growth, float) else f"{growth:>10}"
         print(line)
     agree = all(f.floor_agrees for f in sizes)
     print(f"  the floor's games, wins, points and net points equal the app's: "
@@ -484,29 +586,39 @@ def report(sizes: list[Figures]) -> None:
     def verdict(met: bool) -> str:
         return "PASS" if met else "MISS"
 
-    changed = max(med(base.after_delete), med(base.after_restore))
-    targets = [
-        ("standings warm <= 3x the SQL floor", f"{base.warm / base.floor:.2f}x",
-         base.warm <= FLOOR_TIMES * base.floor),
+    def changed(f: Figures) -> float:
+        return max(med(f.after_delete), med(f.after_restore))
+
+    # (label, the figure as text and whether it is met, of the base size)
+    checks: list[tuple[str, Callable[[Figures], tuple[str, bool]]]] = [
+        ("standings warm <= 3x the SQL floor",
+         lambda f: (f"{f.warm / f.floor:.2f}x", f.warm <= FLOOR_TIMES * f.floor)),
         ("standings first after a close <= 3x the floor",
-         f"{med(base.after_close) / base.floor:.2f}x",
-         med(base.after_close) <= FLOOR_TIMES * base.floor),
-        ("player page first after a close <= 150 ms", f"{med(base.player_after_close):.0f} ms",
-         med(base.player_after_close) <= PLAYER_MS),
-        ("first view after a change at the start <= 1 s", f"{changed:.0f} ms",
-         changed <= CHANGE_MS),
-        ("recording in a season <= 1.1x outside", f"{med(base.record_ratios):.2f}x",
-         med(base.record_ratios) <= RECORD_RATIO),
+         lambda f: (f"{med(f.after_close) / f.floor:.2f}x",
+                    med(f.after_close) <= FLOOR_TIMES * f.floor)),
+        ("player page first after a close <= 150 ms",
+         lambda f: (f"{med(f.player_after_close):.0f} ms", med(f.player_after_close) <= PLAYER_MS)),
+        ("first view after a change at the start <= 1 s",
+         lambda f: (f"{changed(f):.0f} ms", changed(f) <= CHANGE_MS)),
+        ("recording in a season <= 1.1x outside",
+         lambda f: (f"{med(f.record_ratios):.2f}x", med(f.record_ratios) <= RECORD_RATIO)),
     ]  # fmt: skip
+    targets = []
+    for label, check in checks:
+        result = measured(check, base)
+        targets.append((label, *(result if isinstance(result, tuple) else (None, False))))
     if double:
         for label, _, value in rows:
             if value is None or not label.startswith(GROWING):
                 continue
-            growth = value(double) / value(base)
+            growth = measured(lambda f, value=value: value(double) / value(f), base)
             name = label.split(" (")[0].strip()
-            targets.append((f"x2: {name} <= 1.5x", f"{growth:.2f}x", growth <= GROWTH))
+            if isinstance(growth, float):
+                targets.append((f"x2: {name} <= 1.5x", f"{growth:.2f}x", growth <= GROWTH))
     print(f"\nTargets (issue 16, at {base.label} players/parties)")
     for label, figure, met in targets:
+        if figure is None:
+            continue  # its stage was not measured
         print(f"  {label:<{width + 8}}{figure:>12}  {verdict(met)}")
 
 
