@@ -18,13 +18,14 @@ HeadToHead(won=1, lost=0, net_points=175)
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from itertools import groupby
 from typing import NamedTuple
 
-from openskill.models import PlackettLuce, PlackettLuceRating
+from openskill.models import PlackettLuce
 
 from .bounds import LEAGUE_POINTS, check_integer
 from .session import GameResult, HandStats
@@ -321,32 +322,103 @@ def _meet(pairs: dict[str, dict[str, list[int]]], game: GameResult) -> None:
 class Rater:
     """OpenSkill updates game after game (RULES.md §11), for players known by any key
     (a name, a player's id): each starts from ``ratings`` or, at his first game, from
-    the default rating. The library's own rating objects are kept from game to game."""
+    the default rating."""
 
     def __init__(self, ratings: Mapping[Hashable, Rating] | None = None):
         self.ratings: dict[Hashable, Rating] = dict(ratings or {})
-        self._rated: dict[Hashable, PlackettLuceRating] = {}
 
     def rate(
         self, ranking: Sequence[Sequence[Hashable]], ranks: Sequence[int]
     ) -> list[tuple[Hashable, Rating]]:
         """One update for a game: its sides in their ranking, the winners first; each
         player's rating after it, side by side."""
-        teams = [[self._current(key) for key in side] for side in ranking]
-        updated = MODEL.rate(teams, ranks=list(ranks))
+        default = Rating()
+        teams = [[self.ratings.get(key, default) for key in side] for side in ranking]
         after = []
-        for side, team in zip(ranking, updated, strict=True):
-            for key, new in zip(side, team, strict=True):
-                self._rated[key] = new
-                self.ratings[key] = Rating(new.mu, new.sigma)
-                after.append((key, self.ratings[key]))
+        for side, team in zip(ranking, plackett_luce(teams, ranks), strict=True):
+            for key, (mu, sigma) in zip(side, team, strict=True):
+                self.ratings[key] = rating = Rating(mu, sigma)
+                after.append((key, rating))
         return after
 
-    def _current(self, key: Hashable) -> PlackettLuceRating:
-        if key not in self._rated:
-            rating = self.ratings.get(key, Rating())
-            self._rated[key] = MODEL.create_rating([rating.mu, rating.sigma], str(key))
-        return self._rated[key]
+
+# The library's model with its defaults (MODEL), on plain floats: ``MODEL.rate(teams,
+# ranks=ranks)`` step by step, each operation in the library's order, so that every
+# figure is the same to the last bit (tests/engine/test_plackett_luce.py checks it on
+# thousands of random games). The library copies every rating, sorts its objects and
+# makes an identifier for each: about ten times the time, which a season rated again
+# from its first game (tens of thousands of games) would feel.
+TAU_SQUARED = MODEL.tau * MODEL.tau
+BETA_SQUARED = MODEL.beta**2
+KAPPA = MODEL.kappa
+
+
+def plackett_luce(
+    teams: Sequence[Sequence[Rating]], ranks: Sequence[int]
+) -> list[list[tuple[float, float]]]:
+    """Each player's ``(mu, sigma)`` after a game of ``teams`` ranked ``ranks`` (lower
+    is better; equal ranks a tie), as OpenSkill's Plackett-Luce model with its defaults
+    gives them.
+
+    >>> [[(round(mu, 4), round(sigma, 4))] for [(mu, sigma)] in plackett_luce(
+    ...     [[Rating()], [Rating()]], [1, 2])]
+    [[(27.6354, 8.0659)], [(22.3646, 8.0659)]]
+    """
+    count = len(teams)
+    # The dynamics: each sigma grows by tau before the game.
+    players = [[(r.mu, math.sqrt(r.sigma * r.sigma + TAU_SQUARED)) for r in team] for team in teams]
+    order = sorted(range(count), key=ranks.__getitem__)  # stable: tied teams keep their order
+    ranked = [int(rank) for rank in sorted(ranks)]
+    sides = [players[i] for i in order]
+    team_mu, team_sigma_squared = [], []
+    for side in sides:
+        mu_summed = sigma_squared_summed = 0.0
+        # The library sums a team's players by their ordinal, the best first.
+        for mu, sigma in sorted(side, key=lambda p: p[0] - 3.0 * p[1], reverse=True):
+            mu_summed += mu
+            sigma_squared_summed += sigma**2
+        team_mu.append(mu_summed)
+        team_sigma_squared.append(sigma_squared_summed)
+    collective = 0.0
+    for sigma_squared in team_sigma_squared:
+        collective += sigma_squared + BETA_SQUARED
+    c = math.sqrt(collective)
+    sum_q = [0.0] * count
+    for i in range(count):
+        summed = math.exp(team_mu[i] / c)
+        for q in range(count):
+            if ranked[i] >= ranked[q]:
+                sum_q[q] += summed
+    a = [ranked.count(rank) for rank in ranked]
+    tied = {rank for rank in ranked if ranked.count(rank) > 1}
+    results: list[list[tuple[float, float]]] = []
+    for i in range(count):
+        omega = delta = 0.0
+        i_mu_over_c = math.exp(team_mu[i] / c)
+        for q in range(count):
+            share = i_mu_over_c / sum_q[q]
+            if ranked[q] <= ranked[i]:
+                delta += share * (1 - share) / a[q]
+                if q == i:
+                    omega += (1 - share) / a[q]
+                else:
+                    omega -= share / a[q]
+        sigma_squared = team_sigma_squared[i]
+        omega *= sigma_squared / c
+        delta *= sigma_squared / c**2
+        delta *= math.sqrt(sigma_squared) / c  # the default gamma
+        team = []
+        for mu, sigma in sides[i]:
+            mu += (sigma**2 / sigma_squared) * omega
+            sigma *= math.sqrt(max(1 - (sigma**2 / sigma_squared) * delta, KAPPA))
+            if ranked[i] in tied:
+                mu += 0.0  # the library's average change of tied teams: zero, always
+            team.append((mu, sigma))
+        results.append(team)
+    unsorted: list[list[tuple[float, float]]] = [[] for _ in range(count)]
+    for position, i in enumerate(order):
+        unsorted[i] = results[position]
+    return unsorted
 
 
 def _key(line: Line) -> tuple[int, int, int]:
