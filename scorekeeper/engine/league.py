@@ -365,6 +365,8 @@ def plackett_luce(
     [[(27.6354, 8.0659)], [(22.3646, 8.0659)]]
     """
     count = len(teams)
+    if count == 2 and len(teams[0]) == len(teams[1]) == 1 and ranks[0] != ranks[1]:
+        return _one_against_one(teams[0][0], teams[1][0], ranks[0] < ranks[1])
     # The dynamics: each sigma grows by tau before the game.
     players = [[(r.mu, math.sqrt(r.sigma * r.sigma + TAU_SQUARED)) for r in team] for team in teams]
     order = sorted(range(count), key=ranks.__getitem__)  # stable: tied teams keep their order
@@ -419,6 +421,44 @@ def plackett_luce(
     for position, i in enumerate(order):
         unsorted[i] = results[position]
     return unsorted
+
+
+def _one_against_one(
+    first: Rating, second: Rating, first_won: bool
+) -> list[list[tuple[float, float]]]:
+    """``plackett_luce`` of two players, one the winner (most games): the same operations
+    on the same values, unrolled."""
+    winner, loser = (first, second) if first_won else (second, first)
+    sigma_w = math.sqrt(winner.sigma * winner.sigma + TAU_SQUARED)
+    sigma_l = math.sqrt(loser.sigma * loser.sigma + TAU_SQUARED)
+    mu_w, mu_l = 0.0 + winner.mu, 0.0 + loser.mu  # each team's mu, summed from 0.0
+    squared_w, squared_l = 0.0 + sigma_w**2, 0.0 + sigma_l**2
+    c = math.sqrt((0.0 + (squared_w + BETA_SQUARED)) + (squared_l + BETA_SQUARED))
+    e_w, e_l = math.exp(mu_w / c), math.exp(mu_l / c)
+    sum_w, sum_l = (0.0 + e_w) + e_l, 0.0 + e_l  # the winner's rank is met by both
+    # The winner: against the sum of both.
+    share = e_w / sum_w
+    delta_w = 0.0 + share * (1 - share) / 1
+    omega_w = 0.0 + (1 - share) / 1
+    # The loser: against the sum of both, then his own.
+    share = e_l / sum_w
+    delta_l = 0.0 + share * (1 - share) / 1
+    omega_l = 0.0 - share / 1
+    share = e_l / sum_l
+    delta_l += share * (1 - share) / 1
+    omega_l += (1 - share) / 1
+    after = []
+    for mu, sigma, squared, omega, delta in (
+        (winner.mu, sigma_w, squared_w, omega_w, delta_w),
+        (loser.mu, sigma_l, squared_l, omega_l, delta_l),
+    ):
+        omega *= squared / c
+        delta *= squared / c**2
+        delta *= math.sqrt(squared) / c
+        mu += (sigma**2 / squared) * omega
+        sigma *= math.sqrt(max(1 - (sigma**2 / squared) * delta, KAPPA))
+        after.append([(mu, sigma)])
+    return after if first_won else after[::-1]
 
 
 def _key(line: Line) -> tuple[int, int, int]:

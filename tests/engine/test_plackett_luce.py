@@ -41,6 +41,18 @@ def test_each_update_is_the_librarys_to_the_last_bit():
         assert plackett_luce(teams, ranks) == library(teams, ranks), (teams, ranks)
 
 
+def test_a_game_of_two_players_is_the_librarys_to_the_last_bit():
+    """The most common game, which the engine rates by a shorter way."""
+    rng = random.Random(2)
+    for _ in range(5000):
+        teams = [[Rating(rng.uniform(-10, 60), rng.uniform(0.5, 9))] for _ in range(2)]
+        ranks = rng.choice([[1, 2], [2, 1], [0, 1], [1, 3]])
+        assert plackett_luce(teams, ranks) == library(teams, ranks), (teams, ranks)
+    assert plackett_luce([[Rating()], [Rating()]], [1, 2]) == library(
+        [[Rating()], [Rating()]], [1, 2]
+    )
+
+
 def test_ratings_carried_over_thousands_of_games_are_the_librarys():
     """A club's games one after another: the same ratings after every game."""
     rng = random.Random(11)
