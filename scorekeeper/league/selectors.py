@@ -188,10 +188,12 @@ def club_book(club: Club) -> Book:
     )
 
 
-def book_lines(book: Book, players: Iterable[int] | None = None) -> dict[int, engine.league.Line]:
+def book_lines(
+    book: Book, players: Iterable[int] | None = None, rating: bool = True
+) -> dict[int, engine.league.Line]:
     """Each player's line in the book's order (all players with a counted game, or only
-    ``players``, unranked), by player id; ranked when ``players`` is None."""
-    return {pk: line for pk, (line, _pending) in _book_lines(book, players).items()}
+    ``players``), unranked, by player id; ``rating`` False: with the default rating."""
+    return {pk: line for pk, (line, _pending) in _book_lines(book, players, rating).items()}
 
 
 def _book_lines(
@@ -581,16 +583,21 @@ def season_player_ids(season: Season) -> list[int]:
     return list(seats.order_by().values_list("player_id", flat=True).distinct())
 
 
-def season_line(season: Season, player: Player) -> engine.league.Line | None:
+def season_line(season: Season, player: Player, rating: bool = True) -> engine.league.Line | None:
     """The player's line in the season's standings (None: not listed); a closed
-    season's final line."""
+    season's final line. ``rating`` False: with the default rating, not his (a page that
+    shows none spares rating the season's latest games)."""
     if season.closed_at is not None:
         table = closed_table(season_close_of(season))
         return next((row.line for row in table.rows if row.player_id == player.pk), None)
     book = season_book(season)
-    ratings.ensure(book.rating_scope)
-    line = book_lines(book, [player.pk]).get(player.pk)
-    listed = _listed_without_games(book)
+    if rating:
+        ratings.ensure(book.rating_scope)
+    line = book_lines(book, [player.pk], rating).get(player.pk)
+    # The players listed before their first closed game count where a line of zeros
+    # does: his own, or one ranked level with his or ahead of it.
+    zeros = line is None or (not book.min_games and line.league_points <= 0)
+    listed = _listed_without_games(book) if zeros else {}
     if line is None:
         if player.pk not in listed:
             return None

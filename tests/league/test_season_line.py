@@ -3,8 +3,11 @@ line and rank as the whole standings give him, whatever decides it (league point
 net points, the head-to-head of the players level with him, the season's minimum of
 games, the players listed before their first closed game)."""
 
+from dataclasses import replace
+
 import pytest
 
+from scorekeeper.engine import Rating
 from scorekeeper.league import selectors
 from scorekeeper.table.models import Player
 from tests.league.conftest import G, K
@@ -31,9 +34,13 @@ def every_line(season):
     return {player.name: listed.get(player.pk) for player in players}
 
 
-def alone(season):
+def alone(season, rating=True):
     players = Player.objects.filter(club=season.league.club)
-    return {player.name: selectors.season_line(season, player) for player in players}
+    return {player.name: selectors.season_line(season, player, rating) for player in players}
+
+
+def unrated(lines):
+    return {name: line and replace(line, rating=Rating()) for name, line in lines.items()}
 
 
 @pytest.mark.parametrize(
@@ -48,6 +55,7 @@ def test_a_players_line_counted_alone_is_his_line_in_the_standings(evening, sett
     expected = every_line(evening)
 
     assert alone(evening) == expected
+    assert alone(evening, rating=False) == unrated(expected)  # as the player's page asks
     if not settings:
         ranks = {name: line.rank for name, line in expected.items()}
         assert ranks["Anna"] < ranks["Ben"]  # level but for their meeting
