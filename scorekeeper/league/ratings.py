@@ -234,17 +234,18 @@ def _rate(
         if not rows:
             continue
         rated.append((game, season, club, seq))
-        ranking: list[list[int]] = []
-        ranks = []
-        for player, side, rank, _ in rows:  # by side, the winners first
-            if side == len(ranking):
-                ranking.append([])
-                ranks.append(rank)
-            ranking[side].append(player)
-        for (player, _, _, result), (_, rating) in zip(
-            rows, rater.rate(ranking, ranks), strict=True
-        ):
-            ratings.append((result, season, club, player, seq, rating.mu, rating.sigma))
+        if len(rows) == 2 and rows[1][2] == 1:  # most games: one player against another
+            (_, one, _, rank, _), (_, other, _, other_rank, _) = rows
+            ranking, ranks = ((one,), (other,)), (rank, other_rank)
+        else:
+            ranking, ranks = [], []
+            for _, player, side, rank, _ in rows:  # by side, the winners first
+                if side == len(ranking):
+                    ranking.append([])
+                    ranks.append(rank)
+                ranking[side].append(player)
+        for row, (player, rating) in zip(rows, rater.rate(ranking, ranks), strict=True):
+            ratings.append((row[4], season, club, player, seq, rating.mu, rating.sigma))
             last[player] = seq
         seq += 1
     _insert(RatedGame, ("game_id", "season_id", "club_id", "seq"), rated)
@@ -262,8 +263,8 @@ def _rate(
     )
 
 
-def _results(scope: Scope, games: list[int]) -> dict[int, list[tuple[int, int, int, int]]]:
-    """Each game's result rows, by side and key: ``(player, side, rank, result)``. Many
+def _results(scope: Scope, games: list[int]) -> dict[int, list[tuple[int, ...]]]:
+    """Each game's result rows, by side and key: ``(game, player, side, rank, result)``. Many
     games are read by the scope's own filter, from the first one's start on (a list of
     tens of thousands of keys costs PostgreSQL twenty times more)."""
     if not games:
@@ -278,10 +279,7 @@ def _results(scope: Scope, games: list[int]) -> dict[int, list[tuple[int, int, i
     with connection.cursor() as cursor:  # plain integers: no model, no converter
         cursor.execute(*query.sql_with_params())
         found = cursor.fetchall()
-    return {
-        game: [row[1:] for row in group]
-        for game, group in itertools.groupby(found, key=operator.itemgetter(0))
-    }
+    return {game: list(group) for game, group in itertools.groupby(found, operator.itemgetter(0))}
 
 
 # PostgreSQL's binary COPY: a header, each row as its field count and each field's
