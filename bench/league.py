@@ -126,6 +126,35 @@ def median_ms(call: Callable[[], object], samples: int = WARM) -> float:
     return statistics.median(ms(call) for _ in range(samples))
 
 
+def backend_ms() -> tuple[int, float] | None:
+    """The PostgreSQL backend of Django's connection and the CPU it has used (ms), read
+    from /proc where the server runs on this machine; None elsewhere."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return None
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        pid = cursor.fetchone()[0]
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return pid, (int(fields[11]) + int(fields[12])) * 1000 / os.sysconf("SC_CLK_TCK")
+
+
+def cpu_ms(call: Callable[[], object]) -> tuple[float, float | None]:
+    """The wall time of a call and the CPU time it took (ms): this process's and its
+    PostgreSQL backend's, what a quiet machine would take about (None: the backend's
+    is not readable, or it changed)."""
+    before, python = backend_ms(), time.process_time()
+    wall = ms(call)
+    python, after = (time.process_time() - python) * 1000, backend_ms()
+    if before is None or after is None or before[0] != after[0]:
+        return wall, None
+    return wall, python + after[1] - before[1]
+
+
 def main() -> int:
     args = parse_args()
     url = args.database_url or (PG_URL if postgres_answers() else None)
@@ -237,6 +266,21 @@ class Figures:
     after_restore: list[float] = field(default_factory=list)
     record_ratios: list[float] = field(default_factory=list)
     record_ms: tuple[float, float] = (0.0, 0.0)  # in a season's partie, outside any season
+    cpu: dict[str, list[float]] = field(default_factory=dict)  # CPU ms of each sample
+
+    def timed(self, name: str, call: Callable[[], object]) -> float:
+        """The call's wall time (ms); its CPU time goes to ``cpu[name]``."""
+        wall, cpu = cpu_ms(call)
+        if cpu is not None:
+            self.cpu.setdefault(name, []).append(cpu)
+        return wall
+
+    def timed_median(self, name: str, call: Callable[[], object]) -> float:
+        return statistics.median(self.timed(name, call) for _ in range(WARM))
+
+    def cpu_of(self, name: str) -> float:
+        """The mean CPU ms of the samples (a clock tick is 10 ms: one sample says little)."""
+        return statistics.mean(self.cpu[name])
 
     @property
     def label(self) -> str:
@@ -410,28 +454,30 @@ class ClubBench:
 
         f = self.figures
         self.floor()
-        f.floor = median_ms(self.floor)
+        f.floor = f.timed_median("floor", self.floor)
         f.floor_agrees = self.floor_agrees()
         f.first_ever = ms(self.standings)  # every game of the season rated
         with CaptureQueriesContext(connection) as queries:
             self.standings()
         f.queries = len(queries)
-        f.warm = median_ms(self.standings)
+        f.warm = f.timed_median("warm", self.standings)
         rows = season_table(self.season).rows
         leader, others = rows[0].player_id, [row.line.player for row in rows[1 : 1 + CLOSES]]
         leader_name = rows[0].line.player
         leader_url = self.player_url(leader)
         f.player_first_ever = ms(lambda: self.page(leader_url))  # every game of the club rated
-        f.player_warm = median_ms(lambda: self.page(leader_url))
+        f.player_warm = f.timed_median("player_warm", lambda: self.page(leader_url))
 
         # The season's leader plays one of the next players; his game closes last.
         for other in others:
             self.close_a_game([leader_name, other])
-            f.after_close.append(ms(self.standings))
+            f.after_close.append(f.timed("after_close", self.standings))
             self.page(leader_url)  # his all-time ratings too, before the next close
         for other in others:
             self.close_a_game([other, leader_name])
-            f.player_after_close.append(ms(lambda: self.page(leader_url)))
+            f.player_after_close.append(
+                f.timed("player_after_close", lambda: self.page(leader_url))
+            )
             self.standings()
 
     def measure_changes(self) -> None:
@@ -441,9 +487,9 @@ class ClubBench:
         for _ in range(CHANGES):
             partie = self.earliest_partie()
             services.partie_delete(partie=partie, user=self.user)
-            f.after_delete.append(ms(self.standings))
+            f.after_delete.append(f.timed("after_delete", self.standings))
             services.partie_restore(partie=partie, user=self.user)
-            f.after_restore.append(ms(self.standings))
+            f.after_restore.append(f.timed("after_restore", self.standings))
 
     def measure_recording(self) -> None:
         """A one-point knock (no game closes) recorded by HTMX, in a partie of the season
@@ -515,6 +561,7 @@ def run(args: argparse.Namespace) -> None:
         print(f"  measured {bench.figures.label} in {time.perf_counter() - began:.0f} s",
               flush=True)  # fmt: skip
     report([bench.figures for bench in benches])
+    cpu_report([bench.figures for bench in benches])
     print(f"\n  {load()} at the end")
 
 
@@ -620,6 +667,52 @@ def report(sizes: list[Figures]) -> None:
         if figure is None:
             continue  # its stage was not measured
         print(f"  {label:<{width + 8}}{figure:>12}  {verdict(met)}")
+
+
+# The CPU figures: (label, the measurement, mean (warm series) or median (first views)).
+CPU_ROWS = (
+    ("SQL floor", "floor", "mean"),
+    ("standings, warm", "warm", "mean"),
+    ("standings, first after a close", "after_close", "median"),
+    ("player page, first after a close", "player_after_close", "median"),
+    ("standings, after deleting the 1st partie", "after_delete", "median"),
+    ("standings, after restoring it", "after_restore", "median"),
+    ("player page, warm", "player_warm", "mean"),
+)
+
+
+def cpu_report(sizes: list[Figures]) -> None:
+    """The same figures in CPU time: the bench's process and its PostgreSQL backend, which
+    a busy machine inflates far less than the wall time (other processes take turns on
+    the cores). Printed where the backend's CPU is readable (PostgreSQL on this machine)."""
+    if not sizes[0].cpu:
+        return
+
+    def value(f: Figures, name: str, how: str) -> float | None:
+        samples = f.cpu.get(name)
+        if not samples:
+            return None
+        return statistics.mean(samples) if how == "mean" else statistics.median(samples)
+
+    width = 52
+    print("\nCPU time (ms: this process + its PostgreSQL backend; what a quiet machine takes)")
+    print(f"  {'':<{width}}" + "".join(f"{f.label:>20}" for f in sizes)
+          + (f"{'x2 / x1':>10}" if len(sizes) > 1 else ""))  # fmt: skip
+    for label, name, how in CPU_ROWS:
+        figures = [value(f, name, how) for f in sizes]
+        line = f"  {label + f' ({how})':<{width}}"
+        line += "".join(f"{'-' if v is None else f'{v:.0f}':>20}" for v in figures)
+        if len(figures) > 1 and None not in figures and figures[0]:
+            line += f"{figures[1] / figures[0]:>9.2f}x"
+        print(line)
+        if name in ("warm", "after_close"):
+            floors = [value(f, "floor", "mean") for f in sizes]
+            times = [
+                None if v is None or not fl else v / fl
+                for v, fl in zip(figures, floors, strict=True)
+            ]
+            print(f"  {'  times the floor':<{width}}"
+                  + "".join(f"{'-' if t is None else f'{t:.2f}x':>20}" for t in times))  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -272,7 +272,12 @@ def played(lines: Iterable[Line]) -> tuple[Line, ...]:
     >>> lines = [Line(1, "A", 2), Line(2, "Z"), Line(3, "B", 1), Line(3, "C", 1)]
     >>> [(line.rank, line.player) for line in played(lines)]
     [(1, 'A'), (2, 'B'), (2, 'C')]
+    >>> played(lines[:1])[0] is lines[0]  # nobody without a game: the lines as they are
+    True
     """
+    lines = tuple(lines)
+    if all(line.games for line in lines):
+        return lines
     kept, ranks = [], {}
     for line in lines:
         if not line.games:
@@ -395,6 +400,11 @@ def plackett_luce(
     sides = [players[i] for i in order]
     team_mu, team_sigma_squared = [], []
     for side in sides:
+        if len(side) == 1:  # one player: his figures, added to 0.0 as the sum would
+            ((mu, sigma),) = side
+            team_mu.append(0.0 + mu)
+            team_sigma_squared.append(0.0 + sigma**2)
+            continue
         mu_summed = sigma_squared_summed = 0.0
         # The library sums a team's players by their ordinal, the best first.
         for mu, sigma in sorted(side, key=lambda p: p[0] - 3.0 * p[1], reverse=True):

@@ -371,7 +371,8 @@ def hand_stats(book: Book, players: Iterable[int] | None = None) -> dict[int, en
                   undercuts=Sum("undercuts"), points=Sum("points"))
         .order_by()
     )  # fmt: skip
-    return {row.pop("player_id"): engine.HandStats(**row) for row in totals}
+    fields = ("player_id", "hands", "won", "gins", "undercuts", "points")
+    return {pk: engine.HandStats(*figures) for pk, *figures in _plain(totals.values_list(*fields))}
 
 
 def trends(book: Book, players: Iterable[int]) -> dict[int, tuple[bool, ...]]:
@@ -470,7 +471,10 @@ class SeasonTable:
         the page, its CSV and its PDF show as the table."""
         rows = {row.line.player: row for row in self.rows}
         lines = engine.league.played(row.line for row in self.rows)
-        return [replace(rows[line.player], line=line) for line in lines]
+        return [
+            row if (row := rows[line.player]).line is line else replace(row, line=line)
+            for line in lines
+        ]
 
     @cached_property
     def played_standings(self) -> engine.Standings:
