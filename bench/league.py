@@ -2,7 +2,8 @@
 SQL floor, and the cost of recording a hand in a season's partie.
 
     .venv/bin/python bench/league.py [--database-url URL] [--players N] [--parties N]
-                                     [--double | --no-double]
+                                     [--double | --no-double] [--seeded NAME]
+                                     [--only views,changes,recording]
 
 PostgreSQL is the production database and the default here when it answers at
 127.0.0.1:5432 (a database of its own is created and dropped); else a temporary SQLite
@@ -30,6 +31,11 @@ and on the first view after a game closes; the first player page after a game cl
 at most 150 ms; the first view after a change at the season's start within 1 s; twice
 the parties at most 1.5x the time of every view; recording a hand in a season's partie
 at most 1.1x recording one outside any season.
+
+Seeding takes most of a run. ``--seeded NAME`` (PostgreSQL) keeps the seeded clubs in a
+database NAME on the server: the first run seeds it, later runs migrate it and measure
+on a copy of it (``CREATE DATABASE ... TEMPLATE NAME``, dropped at the end), so every
+run starts from the same freshly seeded state. ``--only`` measures some stages alone.
 """
 
 from __future__ import annotations
@@ -63,6 +69,7 @@ PLAYER_MS = 150.0  # the first player page after a close
 CHANGE_MS = 1000.0  # the first view after a change at the season's start
 GROWTH = 1.5  # twice the parties: at most this many times the time
 RECORD_RATIO = 1.1  # recording in a season's partie / outside any season
+STAGES = ("views", "changes", "recording")
 
 
 def parse_args() -> argparse.Namespace:
@@ -76,7 +83,22 @@ def parse_args() -> argparse.Namespace:
         default=True,
         help="also seed and measure a club of twice the players and parties (default: on)",
     )
-    return parser.parse_args()
+    parser.add_argument(
+        "--seeded",
+        metavar="NAME",
+        help="PostgreSQL: keep the seeded clubs in the database NAME (seeded by the first "
+        "run) and measure on a copy of it",
+    )
+    parser.add_argument(
+        "--only",
+        type=lambda text: set(text.split(",")),
+        default=set(STAGES),
+        help=f"the stages to measure, of {','.join(STAGES)} (default: all)",
+    )
+    args = parser.parse_args()
+    if args.only - set(STAGES):
+        parser.error(f"--only: unknown stage {', '.join(sorted(args.only - set(STAGES)))}")
+    return args
 
 
 def postgres_answers() -> bool:
@@ -104,6 +126,35 @@ def median_ms(call: Callable[[], object], samples: int = WARM) -> float:
     return statistics.median(ms(call) for _ in range(samples))
 
 
+def backend_ms() -> tuple[int, float] | None:
+    """The PostgreSQL backend of Django's connection and the CPU it has used (ms), read
+    from /proc where the server runs on this machine; None elsewhere."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return None
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        pid = cursor.fetchone()[0]
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return pid, (int(fields[11]) + int(fields[12])) * 1000 / os.sysconf("SC_CLK_TCK")
+
+
+def cpu_ms(call: Callable[[], object]) -> tuple[float, float | None]:
+    """The wall time of a call and the CPU time it took (ms): this process's and its
+    PostgreSQL backend's, what a quiet machine would take about (None: the backend's
+    is not readable, or it changed)."""
+    before, python = backend_ms(), time.process_time()
+    wall = ms(call)
+    python, after = (time.process_time() - python) * 1000, backend_ms()
+    if before is None or after is None or before[0] != after[0]:
+        return wall, None
+    return wall, python + after[1] - before[1]
+
+
 def main() -> int:
     args = parse_args()
     url = args.database_url or (PG_URL if postgres_answers() else None)
@@ -113,13 +164,83 @@ def main() -> int:
     signal.signal(signal.SIGTERM, lambda number, frame: sys.exit(128 + number))
     with tempfile.TemporaryDirectory() as tmp:
         start_django(url, Path(tmp))
-        teardown = prepare_database(url is not None, Path(tmp))
+        if args.seeded:
+            teardown = prepare_seeded(args.seeded, sizes_of(args), Path(tmp))
+        else:
+            teardown = prepare_database(url is not None, Path(tmp))
         try:
             run(args)
         finally:
             teardown()
     print(f"\n  (bench run in {time.perf_counter() - started:.0f} s)")
     return 0
+
+
+def sizes_of(args: argparse.Namespace) -> list[tuple[int, int]]:
+    sizes = [(args.players, args.parties)]
+    if args.double:
+        sizes.append((args.players * 2, args.parties * 2))
+    return sizes
+
+
+def club_name(n: int) -> str:
+    return f"Bench Club {n + 1}"
+
+
+def prepare_seeded(name: str, sizes: list[tuple[int, int]], tmp: Path) -> Callable[[], None]:
+    """Measure on a copy of the seeded database ``name``, seeding it first if it is not
+    there (or lacks a club of the sizes asked for); returns what drops the copy."""
+    from django.core.management import call_command
+    from django.db import connection
+
+    from scorekeeper.clubs.models import Club
+
+    if connection.vendor != "postgresql":
+        raise SystemExit("--seeded needs PostgreSQL")
+    call_command("collectstatic", interactive=False, verbosity=0)
+    settings = connection.settings_dict
+
+    def execute(statement: str) -> None:
+        connection.close()
+        settings["NAME"] = "postgres"
+        with connection.cursor() as cursor:
+            cursor.execute(statement)
+        connection.close()
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name])
+        exists = cursor.fetchone() is not None
+    if not exists:
+        execute(f'CREATE DATABASE "{name}"')
+    connection.close()
+    settings["NAME"] = name
+    call_command("migrate", verbosity=0)
+    for n, (players, parties) in enumerate(sizes):
+        club = Club.objects.filter(name=club_name(n)).first()
+        if club is None:
+            seconds = seed(club_name(n), players, parties)
+            analyze()
+            print(f"  seeded {players:,} / {parties:,} into {name} in {seconds:.0f} s", flush=True)
+        elif club.players.count() != players:
+            raise SystemExit(f"{name} holds {club_name(n)} at another size: say --seeded OTHER")
+    copy = f"scorekeeper_bench_{os.getpid()}"
+    execute(f'CREATE DATABASE "{copy}" TEMPLATE "{name}"')
+    settings["NAME"] = copy
+
+    def drop() -> None:
+        execute(f'DROP DATABASE IF EXISTS "{copy}"')
+
+    return drop
+
+
+def seed(name: str, players: int, parties: int) -> float:
+    """Seed a club (``seed_league``) and analyze: the seconds the seed took."""
+    from django.core.management import call_command
+
+    began = time.perf_counter()
+    with open(os.devnull, "w") as quiet:
+        call_command("seed_league", club=name, players=players, parties=parties, stdout=quiet)
+    return time.perf_counter() - began
 
 
 @dataclass
@@ -145,6 +266,21 @@ class Figures:
     after_restore: list[float] = field(default_factory=list)
     record_ratios: list[float] = field(default_factory=list)
     record_ms: tuple[float, float] = (0.0, 0.0)  # in a season's partie, outside any season
+    cpu: dict[str, list[float]] = field(default_factory=dict)  # CPU ms of each sample
+
+    def timed(self, name: str, call: Callable[[], object]) -> float:
+        """The call's wall time (ms); its CPU time goes to ``cpu[name]``."""
+        wall, cpu = cpu_ms(call)
+        if cpu is not None:
+            self.cpu.setdefault(name, []).append(cpu)
+        return wall
+
+    def timed_median(self, name: str, call: Callable[[], object]) -> float:
+        return statistics.median(self.timed(name, call) for _ in range(WARM))
+
+    def cpu_of(self, name: str) -> float:
+        """The mean CPU ms of the samples (a clock tick is 10 ms: one sample says little)."""
+        return statistics.mean(self.cpu[name])
 
     @property
     def label(self) -> str:
@@ -166,24 +302,24 @@ def analyze() -> float:
 class ClubBench:
     """One seeded club: its season, a member's client, and what is measured on it."""
 
-    def __init__(self, name: str, players: int, parties: int, client, user) -> None:
-        from django.core.management import call_command
+    def __init__(self, name: str, players: int, parties: int, client, user, seeded: bool) -> None:
         from django.urls import reverse
+        from django.utils import timezone
 
         from scorekeeper.clubs.models import Membership, Role
         from scorekeeper.league.models import Season
         from scorekeeper.table.models import ClosedGame, Hand
 
         self.figures = Figures(players, parties)
-        began = time.perf_counter()
-        with open(os.devnull, "w") as quiet:
-            call_command("seed_league", club=name, players=players, parties=parties, stdout=quiet)
-        self.figures.seeded_s = time.perf_counter() - began
-        self.figures.analyzed_s = analyze()
+        if not seeded:  # (a seeded database was analyzed when it was seeded)
+            self.figures.seeded_s = seed(name, players, parties)
+            self.figures.analyzed_s = analyze()
         self.season = Season.objects.select_related("league__club").get(league__club__name=name)
         self.club = self.season.league.club
         # Seeded parties start on the evenings of the season, today's up to 23:00: a
-        # season that ends tomorrow keeps the bench's own parties in it at any hour.
+        # season that ends tomorrow keeps the bench's own parties in it at any hour (a
+        # database seeded on an earlier day: from today on).
+        self.season.ends_on = max(self.season.ends_on, timezone.localdate())
         self.season.ends_on += timedelta(days=1)
         self.season.save(update_fields=["ends_on"])
         self.figures.hands = Hand.objects.filter(partie__club=self.club).count()
@@ -318,28 +454,30 @@ class ClubBench:
 
         f = self.figures
         self.floor()
-        f.floor = median_ms(self.floor)
+        f.floor = f.timed_median("floor", self.floor)
         f.floor_agrees = self.floor_agrees()
         f.first_ever = ms(self.standings)  # every game of the season rated
         with CaptureQueriesContext(connection) as queries:
             self.standings()
         f.queries = len(queries)
-        f.warm = median_ms(self.standings)
+        f.warm = f.timed_median("warm", self.standings)
         rows = season_table(self.season).rows
         leader, others = rows[0].player_id, [row.line.player for row in rows[1 : 1 + CLOSES]]
         leader_name = rows[0].line.player
         leader_url = self.player_url(leader)
         f.player_first_ever = ms(lambda: self.page(leader_url))  # every game of the club rated
-        f.player_warm = median_ms(lambda: self.page(leader_url))
+        f.player_warm = f.timed_median("player_warm", lambda: self.page(leader_url))
 
         # The season's leader plays one of the next players; his game closes last.
         for other in others:
             self.close_a_game([leader_name, other])
-            f.after_close.append(ms(self.standings))
+            f.after_close.append(f.timed("after_close", self.standings))
             self.page(leader_url)  # his all-time ratings too, before the next close
         for other in others:
             self.close_a_game([other, leader_name])
-            f.player_after_close.append(ms(lambda: self.page(leader_url)))
+            f.player_after_close.append(
+                f.timed("player_after_close", lambda: self.page(leader_url))
+            )
             self.standings()
 
     def measure_changes(self) -> None:
@@ -349,9 +487,9 @@ class ClubBench:
         for _ in range(CHANGES):
             partie = self.earliest_partie()
             services.partie_delete(partie=partie, user=self.user)
-            f.after_delete.append(ms(self.standings))
+            f.after_delete.append(f.timed("after_delete", self.standings))
             services.partie_restore(partie=partie, user=self.user)
-            f.after_restore.append(ms(self.standings))
+            f.after_restore.append(f.timed("after_restore", self.standings))
 
     def measure_recording(self) -> None:
         """A one-point knock (no game closes) recorded by HTMX, in a partie of the season
@@ -402,31 +540,42 @@ def run(args: argparse.Namespace) -> None:
     print(f"League bench: {str(server).split(' on ')[0]}, Django {django.get_version()}, "
           f"{os.cpu_count()} cores, DEBUG off; {load()}")  # fmt: skip
 
-    sizes = [(args.players, args.parties)]
-    if args.double:
-        sizes.append((args.players * 2, args.parties * 2))
     benches = []
-    for n, (players, parties) in enumerate(sizes):
-        bench = ClubBench(f"Bench Club {n + 1}", players, parties, client, user)
+    for n, (players, parties) in enumerate(sizes_of(args)):
+        bench = ClubBench(club_name(n), players, parties, client, user, bool(args.seeded))
         f = bench.figures
+        seeded = (f"in {f.seeded_s:.0f} s ({parties / f.seeded_s:.0f} parties/s)"
+                  if f.seeded_s else f"copied from {args.seeded}")  # fmt: skip
         print(f"  seeded {f.label} players/parties: {f.hands:,} hands, {f.games:,} closed "
-              f"games in {f.seeded_s:.0f} s ({parties / f.seeded_s:.0f} parties/s), "
-              f"then VACUUM ANALYZE in {f.analyzed_s:.1f} s", flush=True)  # fmt: skip
+              f"games {seeded}, then VACUUM ANALYZE in {f.analyzed_s:.1f} s",
+              flush=True)  # fmt: skip
         benches.append(bench)
     for bench in benches:
         began = time.perf_counter()
-        bench.measure_views()
-        bench.measure_changes()
-        bench.measure_recording()
+        if "views" in args.only:
+            bench.measure_views()
+        if "changes" in args.only:
+            bench.measure_changes()
+        if "recording" in args.only:
+            bench.measure_recording()
         print(f"  measured {bench.figures.label} in {time.perf_counter() - began:.0f} s",
               flush=True)  # fmt: skip
     report([bench.figures for bench in benches])
+    cpu_report([bench.figures for bench in benches])
     print(f"\n  {load()} at the end")
 
 
 # The views whose growth with twice the parties has a target: those of a club night.
 GROWING = ("standings, warm", "standings, first after", "player page, first after",
            "standings, after", "player page, warm")  # fmt: skip
+
+
+def measured(figure: Callable[[Figures], object], f: Figures) -> object:
+    """A figure, or "-" where its stage was not measured (``--only``)."""
+    try:
+        return figure(f)
+    except (ZeroDivisionError, statistics.StatisticsError, ValueError):
+        return "-"
 
 
 def report(sizes: list[Figures]) -> None:
@@ -471,11 +620,11 @@ def report(sizes: list[Figures]) -> None:
         header += f"{double.label:>20}{'x2 / x1':>10}"
     print(header)
     for label, text, value in rows:
-        line = f"  {label:<{width}}{text(base):>20}"
+        line = f"  {label:<{width}}{measured(text, base):>20}"
         if double:
-            line += f"{text(double):>20}"
-            if value is not None:
-                line += f"{value(double) / value(base):>9.2f}x"
+            line += f"{measured(text, double):>20}"
+            growth = measured(lambda f, v=value: v(double) / v(f), base) if value else ""
+            line += f"{growth:>9.2f}x" if isinstance(growth, float) else f"{growth:>10}"
         print(line)
     agree = all(f.floor_agrees for f in sizes)
     print(f"  the floor's games, wins, points and net points equal the app's: "
@@ -484,30 +633,86 @@ def report(sizes: list[Figures]) -> None:
     def verdict(met: bool) -> str:
         return "PASS" if met else "MISS"
 
-    changed = max(med(base.after_delete), med(base.after_restore))
-    targets = [
-        ("standings warm <= 3x the SQL floor", f"{base.warm / base.floor:.2f}x",
-         base.warm <= FLOOR_TIMES * base.floor),
+    def changed(f: Figures) -> float:
+        return max(med(f.after_delete), med(f.after_restore))
+
+    # (label, the figure as text and whether it is met, of the base size)
+    checks: list[tuple[str, Callable[[Figures], tuple[str, bool]]]] = [
+        ("standings warm <= 3x the SQL floor",
+         lambda f: (f"{f.warm / f.floor:.2f}x", f.warm <= FLOOR_TIMES * f.floor)),
         ("standings first after a close <= 3x the floor",
-         f"{med(base.after_close) / base.floor:.2f}x",
-         med(base.after_close) <= FLOOR_TIMES * base.floor),
-        ("player page first after a close <= 150 ms", f"{med(base.player_after_close):.0f} ms",
-         med(base.player_after_close) <= PLAYER_MS),
-        ("first view after a change at the start <= 1 s", f"{changed:.0f} ms",
-         changed <= CHANGE_MS),
-        ("recording in a season <= 1.1x outside", f"{med(base.record_ratios):.2f}x",
-         med(base.record_ratios) <= RECORD_RATIO),
+         lambda f: (f"{med(f.after_close) / f.floor:.2f}x",
+                    med(f.after_close) <= FLOOR_TIMES * f.floor)),
+        ("player page first after a close <= 150 ms",
+         lambda f: (f"{med(f.player_after_close):.0f} ms", med(f.player_after_close) <= PLAYER_MS)),
+        ("first view after a change at the start <= 1 s",
+         lambda f: (f"{changed(f):.0f} ms", changed(f) <= CHANGE_MS)),
+        ("recording in a season <= 1.1x outside",
+         lambda f: (f"{med(f.record_ratios):.2f}x", med(f.record_ratios) <= RECORD_RATIO)),
     ]  # fmt: skip
+    targets = []
+    for label, check in checks:
+        result = measured(check, base)
+        targets.append((label, *(result if isinstance(result, tuple) else (None, False))))
     if double:
         for label, _, value in rows:
             if value is None or not label.startswith(GROWING):
                 continue
-            growth = value(double) / value(base)
+            growth = measured(lambda f, value=value: value(double) / value(f), base)
             name = label.split(" (")[0].strip()
-            targets.append((f"x2: {name} <= 1.5x", f"{growth:.2f}x", growth <= GROWTH))
+            if isinstance(growth, float):
+                targets.append((f"x2: {name} <= 1.5x", f"{growth:.2f}x", growth <= GROWTH))
     print(f"\nTargets (issue 16, at {base.label} players/parties)")
     for label, figure, met in targets:
+        if figure is None:
+            continue  # its stage was not measured
         print(f"  {label:<{width + 8}}{figure:>12}  {verdict(met)}")
+
+
+# The CPU figures: (label, the measurement, mean (warm series) or median (first views)).
+CPU_ROWS = (
+    ("SQL floor", "floor", "mean"),
+    ("standings, warm", "warm", "mean"),
+    ("standings, first after a close", "after_close", "median"),
+    ("player page, first after a close", "player_after_close", "median"),
+    ("standings, after deleting the 1st partie", "after_delete", "median"),
+    ("standings, after restoring it", "after_restore", "median"),
+    ("player page, warm", "player_warm", "mean"),
+)
+
+
+def cpu_report(sizes: list[Figures]) -> None:
+    """The same figures in CPU time: the bench's process and its PostgreSQL backend, which
+    a busy machine inflates far less than the wall time (other processes take turns on
+    the cores). Printed where the backend's CPU is readable (PostgreSQL on this machine)."""
+    if not sizes[0].cpu:
+        return
+
+    def value(f: Figures, name: str, how: str) -> float | None:
+        samples = f.cpu.get(name)
+        if not samples:
+            return None
+        return statistics.mean(samples) if how == "mean" else statistics.median(samples)
+
+    width = 52
+    print("\nCPU time (ms: this process + its PostgreSQL backend; what a quiet machine takes)")
+    print(f"  {'':<{width}}" + "".join(f"{f.label:>20}" for f in sizes)
+          + (f"{'x2 / x1':>10}" if len(sizes) > 1 else ""))  # fmt: skip
+    for label, name, how in CPU_ROWS:
+        figures = [value(f, name, how) for f in sizes]
+        line = f"  {label + f' ({how})':<{width}}"
+        line += "".join(f"{'-' if v is None else f'{v:.0f}':>20}" for v in figures)
+        if len(figures) > 1 and None not in figures and figures[0]:
+            line += f"{figures[1] / figures[0]:>9.2f}x"
+        print(line)
+        if name in ("warm", "after_close"):
+            floors = [value(f, "floor", "mean") for f in sizes]
+            times = [
+                None if v is None or not fl else v / fl
+                for v, fl in zip(figures, floors, strict=True)
+            ]
+            print(f"  {'  times the floor':<{width}}"
+                  + "".join(f"{'-' if t is None else f'{t:.2f}x':>20}" for t in times))  # fmt: skip
 
 
 if __name__ == "__main__":

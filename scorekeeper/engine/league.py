@@ -18,13 +18,14 @@ HeadToHead(won=1, lost=0, net_points=175)
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from decimal import Decimal
 from itertools import groupby
 from typing import NamedTuple
 
-from openskill.models import PlackettLuce, PlackettLuceRating
+from openskill.models import PlackettLuce
 
 from .bounds import LEAGUE_POINTS, check_integer
 from .session import GameResult, HandStats
@@ -89,6 +90,18 @@ class Line:
     net_points: int = 0
     money: Decimal = Decimal("0.00")
     rating: Rating = field(default_factory=Rating)
+
+    def ranked_as(self, rank: int | None) -> Line:
+        """The line with another rank: ``replace(line, rank=rank)`` without looking the
+        fields up each time (a season ranks thousands of lines on every view).
+
+        >>> Line(3, "Anna", 2).ranked_as(1)
+        Line(rank=1, player='Anna', games=2, won=0, lost=0, shutout_wins=0, league_points=0, \
+net_points=0, money=Decimal('0.00'), rating=Rating(mu=25.0, sigma=8.333333333333334))
+        """
+        line = object.__new__(Line)
+        line.__dict__.update(self.__dict__, rank=rank)  # frozen: set once, here
+        return line
 
 
 Figure = int | float | Decimal | str | None
@@ -246,7 +259,7 @@ def ranked(lines: Iterable[Line], among: Mapping[str, int], min_games: int = 0) 
     counted, under = _parts(lines, min_games)
     return (
         *_ranked(_ordered(counted, among)),
-        *(replace(line, rank=None) for _, line in _ordered(under, among)),
+        *(line.ranked_as(None) for _, line in _ordered(under, among)),
     )
 
 
@@ -259,14 +272,19 @@ def played(lines: Iterable[Line]) -> tuple[Line, ...]:
     >>> lines = [Line(1, "A", 2), Line(2, "Z"), Line(3, "B", 1), Line(3, "C", 1)]
     >>> [(line.rank, line.player) for line in played(lines)]
     [(1, 'A'), (2, 'B'), (2, 'C')]
+    >>> played(lines[:1])[0] is lines[0]  # nobody without a game: the lines as they are
+    True
     """
+    lines = tuple(lines)
+    if all(line.games for line in lines):
+        return lines
     kept, ranks = [], {}
     for line in lines:
         if not line.games:
             continue
         if line.rank is not None:
             ranks.setdefault(line.rank, len(kept) + 1)
-        kept.append(replace(line, rank=line.rank and ranks[line.rank]))
+        kept.append(line.ranked_as(line.rank and ranks[line.rank]))
     return tuple(kept)
 
 
@@ -321,32 +339,157 @@ def _meet(pairs: dict[str, dict[str, list[int]]], game: GameResult) -> None:
 class Rater:
     """OpenSkill updates game after game (RULES.md §11), for players known by any key
     (a name, a player's id): each starts from ``ratings`` or, at his first game, from
-    the default rating. The library's own rating objects are kept from game to game."""
+    the default rating."""
 
     def __init__(self, ratings: Mapping[Hashable, Rating] | None = None):
         self.ratings: dict[Hashable, Rating] = dict(ratings or {})
-        self._rated: dict[Hashable, PlackettLuceRating] = {}
 
     def rate(
         self, ranking: Sequence[Sequence[Hashable]], ranks: Sequence[int]
     ) -> list[tuple[Hashable, Rating]]:
         """One update for a game: its sides in their ranking, the winners first; each
         player's rating after it, side by side."""
-        teams = [[self._current(key) for key in side] for side in ranking]
-        updated = MODEL.rate(teams, ranks=list(ranks))
+        ratings = self.ratings
+        if len(ranking) == 2 and len(ranking[0]) == len(ranking[1]) == 1 and ranks[0] != ranks[1]:
+            (one,), (other,) = ranking  # most games: straight to the unrolled update
+            [first], [second] = _one_against_one(
+                ratings.get(one, DEFAULT), ratings.get(other, DEFAULT), ranks[0] < ranks[1]
+            )
+            ratings[one], ratings[other] = Rating(*first), Rating(*second)
+            return [(one, ratings[one]), (other, ratings[other])]
+        teams = [[ratings.get(key, DEFAULT) for key in side] for side in ranking]
         after = []
-        for side, team in zip(ranking, updated, strict=True):
-            for key, new in zip(side, team, strict=True):
-                self._rated[key] = new
-                self.ratings[key] = Rating(new.mu, new.sigma)
-                after.append((key, self.ratings[key]))
+        for side, team in zip(ranking, plackett_luce(teams, ranks), strict=True):
+            for key, (mu, sigma) in zip(side, team, strict=True):
+                ratings[key] = rating = Rating(mu, sigma)
+                after.append((key, rating))
         return after
 
-    def _current(self, key: Hashable) -> PlackettLuceRating:
-        if key not in self._rated:
-            rating = self.ratings.get(key, Rating())
-            self._rated[key] = MODEL.create_rating([rating.mu, rating.sigma], str(key))
-        return self._rated[key]
+
+DEFAULT = Rating()  # a player's before his first game
+
+# The library's model with its defaults (MODEL), on plain floats: ``MODEL.rate(teams,
+# ranks=ranks)`` step by step, each operation in the library's order, so that every
+# figure is the same to the last bit (tests/engine/test_plackett_luce.py checks it on
+# thousands of random games). The library copies every rating, sorts its objects and
+# makes an identifier for each: about ten times the time, which a season rated again
+# from its first game (tens of thousands of games) would feel.
+TAU_SQUARED = MODEL.tau * MODEL.tau
+BETA_SQUARED = MODEL.beta**2
+KAPPA = MODEL.kappa
+
+
+def plackett_luce(
+    teams: Sequence[Sequence[Rating]], ranks: Sequence[int]
+) -> list[list[tuple[float, float]]]:
+    """Each player's ``(mu, sigma)`` after a game of ``teams`` ranked ``ranks`` (lower
+    is better; equal ranks a tie), as OpenSkill's Plackett-Luce model with its defaults
+    gives them.
+
+    >>> [[(round(mu, 4), round(sigma, 4))] for [(mu, sigma)] in plackett_luce(
+    ...     [[Rating()], [Rating()]], [1, 2])]
+    [[(27.6354, 8.0659)], [(22.3646, 8.0659)]]
+    """
+    count = len(teams)
+    if count == 2 and len(teams[0]) == len(teams[1]) == 1 and ranks[0] != ranks[1]:
+        return _one_against_one(teams[0][0], teams[1][0], ranks[0] < ranks[1])
+    # The dynamics: each sigma grows by tau before the game.
+    players = [[(r.mu, math.sqrt(r.sigma * r.sigma + TAU_SQUARED)) for r in team] for team in teams]
+    order = sorted(range(count), key=ranks.__getitem__)  # stable: tied teams keep their order
+    ranked = [int(rank) for rank in sorted(ranks)]
+    sides = [players[i] for i in order]
+    team_mu, team_sigma_squared = [], []
+    for side in sides:
+        if len(side) == 1:  # one player: his figures, added to 0.0 as the sum would
+            ((mu, sigma),) = side
+            team_mu.append(0.0 + mu)
+            team_sigma_squared.append(0.0 + sigma**2)
+            continue
+        mu_summed = sigma_squared_summed = 0.0
+        # The library sums a team's players by their ordinal, the best first.
+        for mu, sigma in sorted(side, key=lambda p: p[0] - 3.0 * p[1], reverse=True):
+            mu_summed += mu
+            sigma_squared_summed += sigma**2
+        team_mu.append(mu_summed)
+        team_sigma_squared.append(sigma_squared_summed)
+    collective = 0.0
+    for sigma_squared in team_sigma_squared:
+        collective += sigma_squared + BETA_SQUARED
+    c = math.sqrt(collective)
+    sum_q = [0.0] * count
+    for i in range(count):
+        summed = math.exp(team_mu[i] / c)
+        for q in range(count):
+            if ranked[i] >= ranked[q]:
+                sum_q[q] += summed
+    a = [ranked.count(rank) for rank in ranked]
+    tied = {rank for rank in ranked if ranked.count(rank) > 1}
+    results: list[list[tuple[float, float]]] = []
+    for i in range(count):
+        omega = delta = 0.0
+        i_mu_over_c = math.exp(team_mu[i] / c)
+        for q in range(count):
+            share = i_mu_over_c / sum_q[q]
+            if ranked[q] <= ranked[i]:
+                delta += share * (1 - share) / a[q]
+                if q == i:
+                    omega += (1 - share) / a[q]
+                else:
+                    omega -= share / a[q]
+        sigma_squared = team_sigma_squared[i]
+        omega *= sigma_squared / c
+        delta *= sigma_squared / c**2
+        delta *= math.sqrt(sigma_squared) / c  # the default gamma
+        team = []
+        for mu, sigma in sides[i]:
+            mu += (sigma**2 / sigma_squared) * omega
+            sigma *= math.sqrt(max(1 - (sigma**2 / sigma_squared) * delta, KAPPA))
+            if ranked[i] in tied:
+                mu += 0.0  # the library's average change of tied teams: zero, always
+            team.append((mu, sigma))
+        results.append(team)
+    unsorted: list[list[tuple[float, float]]] = [[] for _ in range(count)]
+    for position, i in enumerate(order):
+        unsorted[i] = results[position]
+    return unsorted
+
+
+def _one_against_one(
+    first: Rating, second: Rating, first_won: bool
+) -> list[list[tuple[float, float]]]:
+    """``plackett_luce`` of two players, one the winner (most games): the same operations
+    on the same values, unrolled."""
+    winner, loser = (first, second) if first_won else (second, first)
+    sigma_w = math.sqrt(winner.sigma * winner.sigma + TAU_SQUARED)
+    sigma_l = math.sqrt(loser.sigma * loser.sigma + TAU_SQUARED)
+    mu_w, mu_l = 0.0 + winner.mu, 0.0 + loser.mu  # each team's mu, summed from 0.0
+    squared_w, squared_l = 0.0 + sigma_w**2, 0.0 + sigma_l**2
+    c = math.sqrt((0.0 + (squared_w + BETA_SQUARED)) + (squared_l + BETA_SQUARED))
+    e_w, e_l = math.exp(mu_w / c), math.exp(mu_l / c)
+    sum_w, sum_l = (0.0 + e_w) + e_l, 0.0 + e_l  # the winner's rank is met by both
+    # The winner: against the sum of both.
+    share = e_w / sum_w
+    delta_w = 0.0 + share * (1 - share) / 1
+    omega_w = 0.0 + (1 - share) / 1
+    # The loser: against the sum of both, then his own.
+    share = e_l / sum_w
+    delta_l = 0.0 + share * (1 - share) / 1
+    omega_l = 0.0 - share / 1
+    share = e_l / sum_l
+    delta_l += share * (1 - share) / 1
+    omega_l += (1 - share) / 1
+    after = []
+    for mu, sigma, squared, omega, delta in (
+        (winner.mu, sigma_w, squared_w, omega_w, delta_w),
+        (loser.mu, sigma_l, squared_l, omega_l, delta_l),
+    ):
+        omega *= squared / c
+        delta *= squared / c**2
+        delta *= math.sqrt(squared) / c
+        mu += (sigma**2 / squared) * omega
+        sigma *= math.sqrt(max(1 - (sigma**2 / squared) * delta, KAPPA))
+        after.append([(mu, sigma)])
+    return after if first_won else after[::-1]
 
 
 def _key(line: Line) -> tuple[int, int, int]:
@@ -374,5 +517,5 @@ def _ranked(ordered: Ordered) -> list[Line]:
     result: list[Line] = []
     for position, (key, line) in enumerate(ordered, start=1):
         level = position > 1 and ordered[position - 2][0] == key
-        result.append(replace(line, rank=result[-1].rank if level else position))
+        result.append(line.ranked_as(result[-1].rank if level else position))
     return result

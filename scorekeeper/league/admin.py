@@ -10,6 +10,7 @@ from .models import (
     CurrentRating,
     League,
     PlayerRating,
+    RatedCounting,
     RatedGame,
     Season,
     SeasonClose,
@@ -97,6 +98,11 @@ class CurrentRatingAdmin(DerivedAdmin):
     list_display = ("player", "season", "club", "mu", "sigma")
     list_filter = ("season",)
     raw_id_fields = ("player",)
+
+
+@admin.register(RatedCounting)
+class RatedCountingAdmin(DerivedAdmin):
+    list_display = ("season", "counting")
 
 
 @admin.register(SeasonClose)

@@ -197,6 +197,12 @@ class Assignment(models.Model):
         return f"{self.partie} → {self.season}"
 
 
+# The ratings' rows are derived, rewritten by the ten thousand when a season is rated
+# again: no database constraint to check at commit (the ORM's cascade takes them with
+# their season, club, game, result or player), and no index but those read by.
+DERIVED = {"db_constraint": False, "db_index": False}
+
+
 class RatedGame(models.Model):
     """A closed game as rated in a season (or, ``club``, in a club's all-time record):
     its place in their order (``seq``, 1-based). The ratings after it are its players'
@@ -204,15 +210,13 @@ class RatedGame(models.Model):
     ``league.ratings`` rates the games from the first gap on again."""
 
     season = models.ForeignKey(
-        Season, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+        Season, on_delete=models.CASCADE, null=True, blank=True, related_name="+", **DERIVED
     )
     club = models.ForeignKey(
-        "clubs.Club", on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+        "clubs.Club", on_delete=models.CASCADE, null=True, blank=True, related_name="+", **DERIVED
     )
-    # Derived rows, written by the ten thousand when a season is rated again: no database
-    # constraint to check at commit; the ORM's cascade takes them with their game.
     game = models.ForeignKey(
-        "table.ClosedGame", on_delete=models.CASCADE, related_name="+", db_constraint=False
+        "table.ClosedGame", on_delete=models.CASCADE, related_name="+", **DERIVED
     )
     seq = models.PositiveIntegerField(_("place"))
 
@@ -224,8 +228,14 @@ class RatedGame(models.Model):
                 condition=Q(season__isnull=True) ^ Q(club__isnull=True),
                 name="rated_in_a_season_or_a_club",
             ),
-            models.UniqueConstraint(fields=["season", "seq"], name="rated_season_place"),
-            models.UniqueConstraint(fields=["club", "seq"], name="rated_club_place"),
+            models.UniqueConstraint(
+                fields=["season", "seq"],
+                condition=Q(season__isnull=False),
+                name="rated_season_place",
+            ),
+            models.UniqueConstraint(
+                fields=["club", "seq"], condition=Q(club__isnull=False), name="rated_club_place"
+            ),
         ]
         indexes = [models.Index(fields=["game"], name="rated_game")]
 
@@ -235,17 +245,24 @@ class RatedGame(models.Model):
 
 class PlayerRating(models.Model):
     """A player's OpenSkill rating after a rated game, beside his result in it (and with
-    it, the game's place and the player, to read a player's ratings in one scan)."""
+    it, the game's place and the player, to read a player's ratings in one scan).
 
-    result = models.ForeignKey("table.PlayerResult", on_delete=models.CASCADE, related_name="+")
+    A result deleted (its game changed, its partie deleted) leaves its rating behind
+    until the games are rated again from that place, which deletes every rating from
+    there on: no cascade to look them up, no index to keep for it. Only ratings of
+    results still there are read (``league.ratings.history`` joins the result)."""
+
+    result = models.ForeignKey(
+        "table.PlayerResult", on_delete=models.DO_NOTHING, related_name="+", **DERIVED
+    )
     season = models.ForeignKey(
-        Season, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+        Season, on_delete=models.CASCADE, null=True, blank=True, related_name="+", **DERIVED
     )
     club = models.ForeignKey(
-        "clubs.Club", on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+        "clubs.Club", on_delete=models.CASCADE, null=True, blank=True, related_name="+", **DERIVED
     )
     player = models.ForeignKey(
-        "table.Player", on_delete=models.CASCADE, related_name="+", db_constraint=False
+        "table.Player", on_delete=models.DO_NOTHING, related_name="+", **DERIVED
     )
     seq = models.PositiveIntegerField(_("place"))
     mu = models.FloatField()
@@ -261,9 +278,18 @@ class PlayerRating(models.Model):
             )
         ]
         indexes = [
-            models.Index(fields=["season", "player", "seq"], name="rating_season_player"),
-            models.Index(fields=["club", "player", "seq"], name="rating_club_player"),
-            models.Index(fields=["result"], name="rating_result"),
+            # A season's are written in the order of their places and read from a place
+            # on; a club's all time is read player by player (his page's chart).
+            models.Index(
+                fields=["season", "seq"],
+                condition=Q(season__isnull=False),
+                name="rating_season_place",
+            ),
+            models.Index(
+                fields=["club", "player", "seq"],
+                condition=Q(club__isnull=False),
+                name="rating_club_player",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -276,12 +302,14 @@ class CurrentRating(models.Model):
     place: a rating kept from a place since rated again is not carried forward."""
 
     season = models.ForeignKey(
-        Season, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+        Season, on_delete=models.CASCADE, null=True, blank=True, related_name="+", **DERIVED
     )
     club = models.ForeignKey(
-        "clubs.Club", on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+        "clubs.Club", on_delete=models.CASCADE, null=True, blank=True, related_name="+", **DERIVED
     )
-    player = models.ForeignKey("table.Player", on_delete=models.CASCADE, related_name="+")
+    player = models.ForeignKey(
+        "table.Player", on_delete=models.CASCADE, related_name="+", db_constraint=False
+    )
     mu = models.FloatField()
     sigma = models.FloatField()
     seq = models.PositiveIntegerField(_("place"))
@@ -300,6 +328,26 @@ class CurrentRating(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player_id}: {self.mu:.2f}/{self.sigma:.2f}"
+
+
+class RatedCounting(models.Model):
+    """Which games a season counted when its ratings were last rated or found in place:
+    a fingerprint of its dates, kinds, close and the parties assigned to it or to another
+    season (``selectors.season_book``). While it holds, a rated game stays counted, so
+    that as many games counted as rated, numbered 1 to n, says the ratings are in place
+    (``league.ratings``). A club's all time counts every game: it keeps none."""
+
+    season = models.OneToOneField(
+        Season, on_delete=models.CASCADE, primary_key=True, related_name="+", db_constraint=False
+    )
+    counting = models.CharField(_("games counted"), max_length=64)
+
+    class Meta:
+        verbose_name = _("rated counting")
+        verbose_name_plural = _("rated countings")
+
+    def __str__(self) -> str:
+        return f"{self.season_id}: {self.counting}"
 
 
 from .night_models import LeagueNight, NightBye, NightTable  # noqa: E402, F401 (league nights)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from datetime import date
+from functools import cached_property
 
 from django.db.models import Count, IntegerField, OuterRef, QuerySet, Subquery, Sum
 from django.db.models.functions import Coalesce
@@ -114,7 +115,7 @@ class RatingChart:
     def games(self) -> int:
         return len(self.ratings)
 
-    @property
+    @cached_property  # each point's height reads it
     def ticks(self) -> list[float]:
         """The rating axis: round values covering every rating."""
         return _ticks(min(self.ratings), max(self.ratings))
@@ -246,7 +247,7 @@ def _seasons(player: Player) -> list[SeasonLine]:
     seasons = Season.objects.filter(league__club_id=player.club_id).select_related("league__club")
     lines = []
     for season in seasons.order_by("-starts_on", "-pk"):
-        line = season_line(season, player)
+        line = season_line(season, player, rating=False)  # the page shows none
         if line is not None:
             lines.append(SeasonLine(season, line))
     return lines

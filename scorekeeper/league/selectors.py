@@ -7,12 +7,14 @@ carried forward game by game (``league.ratings``).
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, replace
 from datetime import date, datetime, time, timedelta
 from functools import cached_property
 from typing import NamedTuple
 
+from django.db import connection
 from django.db.models import (
     Case,
     Count,
@@ -100,6 +102,14 @@ def _counted(season: Season, assigned: Assigned, partie: str = "partie_id", pref
     return counted
 
 
+def _counting(season: Season, assigned: Assigned) -> str:
+    """What decides which games the season counts (``_counted``), as a fingerprint."""
+    here, elsewhere = assigned
+    decides = (season.league.club_id, season.starts_on, season.ends_on, season.closed_at,
+               sorted(season.kinds), sorted(here), sorted(elsewhere))  # fmt: skip
+    return hashlib.sha256(repr(decides).encode()).hexdigest()
+
+
 @dataclass(frozen=True)
 class Book:
     """What a league table counts: a season's games, or every closed game of a club
@@ -107,8 +117,8 @@ class Book:
 
     ``played`` is every result of the book's closed games, ``results`` those it counts:
     the same, or (a season that counts only confirmed games) those of the games that no
-    asked player has left unconfirmed. The hand statistics count the hands of every
-    partie of the book (``parties``)."""
+    asked player has left unconfirmed. The hand statistics (``stats``) count the hands
+    of every partie of the book (``parties``)."""
 
     owner: Season | Club
     points: engine.LeaguePoints
@@ -116,14 +126,15 @@ class Book:
     results: QuerySet[PlayerResult]
     lines: QuerySet[SettlementLine]
     parties: QuerySet[Partie]
-
+    stats: QuerySet[PartieStats]
     games: QuerySet[ClosedGame]
     played: QuerySet[PlayerResult]
     confirmed_only: bool = False
+    counting: str | None = ""  # which games it counts, as RatedCounting keeps it
 
     @property
     def rating_scope(self) -> ratings.Scope:
-        return ratings.Scope(self.owner, self.games)
+        return ratings.Scope(self.owner, self.games, self.results, self.counting)
 
 
 def _open(game: str = "game_id") -> Q:
@@ -152,9 +163,13 @@ def season_book(season: Season) -> Book:
             _counted(season, assigned, "game__partie_id", "game__"), confirmed
         ),
         Partie.objects.filter(_counted(season, assigned, "pk")),
+        PartieStats.objects.filter(_counted(season, assigned)),
         ClosedGame.objects.filter(_counted(season, assigned), _confirmed("pk") if only else Q()),
         played,
         only,
+        # Which games count changes with the players' answers too: no fingerprint holds
+        # it, the ratings are checked game by game (RatedCounting).
+        None if only else _counting(season, assigned),
     )
 
 
@@ -167,40 +182,69 @@ def club_book(club: Club) -> Book:
         results,
         SettlementLine.objects.filter(game__club_id=club.pk),
         Partie.objects.filter(club_id=club.pk),
+        PartieStats.objects.filter(club_id=club.pk),
         ClosedGame.objects.filter(club_id=club.pk),
         results,
     )
 
 
-def book_lines(book: Book, players: Iterable[int] | None = None) -> dict[int, engine.league.Line]:
+def book_lines(
+    book: Book, players: Iterable[int] | None = None, rating: bool = True
+) -> dict[int, engine.league.Line]:
     """Each player's line in the book's order (all players with a counted game, or only
-    ``players``, unranked), by player id; ranked when ``players`` is None."""
-    return {pk: line for pk, (line, _pending) in _book_lines(book, players).items()}
+    ``players``), unranked, by player id; ``rating`` False: with the default rating."""
+    return {pk: line for pk, (line, _pending) in _book_lines(book, players, rating).items()}
 
 
 def _book_lines(
-    book: Book, players: Iterable[int] | None = None
+    book: Book, players: Iterable[int] | None = None, rating: bool = True
 ) -> dict[int, tuple[engine.league.Line, int]]:
     """``book_lines``, each with the number of the player's games that some asked player
     has not confirmed yet (pending), counted in the same ``GROUP BY``: over every game
-    the book plays, the figures of the counted ones (all of them, or the confirmed)."""
+    the book plays, the figures of the counted ones (all of them, or the confirmed).
+    ``rating`` False: each line with the default rating, not his."""
     played = book.played if players is None else book.played.filter(player_id__in=players)
+    figures = _figures(book, played).annotate(
+        n_shutouts=Count("pk", filter=_of(book, Q(shutout=True))),
+        n_money=Sum("money_e4", filter=_of(book), default=0),
+        n_pending=Count("pk", filter=_open()),
+    )
+    # Counted first, then the names and ratings by key: a join or a subquery per line
+    # makes PostgreSQL walk every result row in the player's order.
+    counted = _plain(figures.values_list(
+        "player_id", "n_games", "n_won", "n_shutouts", "n_points", "n_net", "n_money",
+        "n_pending",
+    ))  # fmt: skip
+    keys = [row[0] for row in counted]
+    rated = ratings.current(book.rating_scope, None if players is None else keys) if rating else {}
+    if any(key not in rated for key in keys):  # not rated yet: a name and no rating
+        unrated = Player.objects.filter(pk__in=[key for key in keys if key not in rated])
+        rated |= {pk: (name, engine.Rating()) for pk, name in unrated.values_list("pk", "name")}
+    Line = engine.league.Line
+    return {
+        pk: (Line(None, rated[pk][0], games, won, games - won, shutouts, points, net,
+                  plain_amount(money * MONEY_SCALE), rated[pk][1]), pending)
+        for pk, games, won, shutouts, points, net, money, pending in counted
+    }  # fmt: skip
+
+
+def _of(book: Book, condition: Q | None = None) -> Q | None:
+    """The rows a figure adds up: the counted ones (that meet ``condition``)."""
+    if not book.confirmed_only:
+        return condition
+    return _confirmed() if condition is None else _confirmed() & condition
+
+
+def _figures(book: Book, played: QuerySet[PlayerResult]) -> QuerySet[PlayerResult]:
+    """Each player's counted games, wins, league points (the book's) and net points,
+    grouped by player over the games he played: what ranks him (RULES.md §11)."""
     points = book.points
-    counted = _confirmed() if book.confirmed_only else None
-
-    def of(condition: Q | None = None) -> Q | None:
-        """The rows a figure adds up: the counted ones (that meet ``condition``)."""
-        if counted is None:
-            return condition
-        return counted if condition is None else counted & condition
-
-    figures = (
+    return (
         played.order_by()
-        .values("player_id", "player__name")
+        .values("player_id")
         .annotate(
-            n_games=Count("pk", filter=of()),
-            n_won=Count("pk", filter=of(Q(won=True))),
-            n_shutouts=Count("pk", filter=of(Q(shutout=True))),
+            n_games=Count("pk", filter=_of(book)),
+            n_won=Count("pk", filter=_of(book, Q(won=True))),
             n_points=Sum(
                 Case(
                     When(shutout=True, then=Value(points.shutout_win)),
@@ -208,36 +252,20 @@ def _book_lines(
                     default=Value(points.loss),
                     output_field=IntegerField(),
                 ),
-                filter=of(),
+                filter=_of(book),
                 default=0,
             ),
-            n_net=Sum("net_points", filter=of(), default=0),
-            n_money=Sum("money_e4", filter=of(), default=0),
-            n_pending=Count("pk", filter=_open()),
+            n_net=Sum("net_points", filter=_of(book), default=0),
         )
     )
-    rated = ratings.current_of(book.rating_scope, OuterRef("player_id"))
-    figures = figures.annotate(
-        mu=Subquery(rated.values("mu")), sigma=Subquery(rated.values("sigma"))
-    )
-    return {
-        row["player_id"]: (
-            engine.league.Line(
-                None,
-                row["player__name"],
-                row["n_games"],
-                row["n_won"],
-                row["n_games"] - row["n_won"],
-                row["n_shutouts"],
-                row["n_points"],
-                row["n_net"],
-                plain_amount(row["n_money"] * MONEY_SCALE),
-                engine.Rating() if row["mu"] is None else engine.Rating(row["mu"], row["sigma"]),
-            ),
-            row["n_pending"],
-        )
-        for row in figures
-    }
+
+
+def _plain(rows: QuerySet) -> list[tuple]:
+    """The rows of a ``values_list`` of whole numbers as the database driver gives them:
+    Django's converters would be called on every value of a season's thousands."""
+    with connection.cursor() as cursor:
+        cursor.execute(*rows.query.sql_with_params())
+        return cursor.fetchall()
 
 
 class Counted(NamedTuple):
@@ -317,9 +345,10 @@ def meetings(
         players = list(players)
         winners = winners.filter(player_id__in=players, lost__player_id__in=players)
         lines = lines.filter(payer_id__in=players, payee_id__in=players)
-    if of is not None:
-        winners = winners.filter(Q(player_id=of) | Q(lost__player_id=of))
-        lines = lines.filter(Q(payer_id=of) | Q(payee_id=of))
+    if of is not None:  # from his games: a few of the club's thousands
+        his = book.results.filter(player_id=of).values("game_id")
+        winners = winners.filter(game_id__in=his).filter(Q(player_id=of) | Q(lost__player_id=of))
+        lines = lines.filter(game_id__in=his).filter(Q(payer_id=of) | Q(payee_id=of))
     wins = winners.values("player_id", "lost__player_id").annotate(n=Count("pk")).order_by()
     for row in wins:
         between(row["player_id"], row["lost__player_id"])[0] += row["n"]
@@ -333,7 +362,7 @@ def meetings(
 
 def hand_stats(book: Book, players: Iterable[int] | None = None) -> dict[int, engine.HandStats]:
     """Each player's hands over the book's parties, by player id."""
-    stats = PartieStats.objects.filter(partie__in=book.parties)
+    stats = book.stats
     if players is not None:
         stats = stats.filter(player_id__in=list(players))
     totals = (
@@ -342,7 +371,8 @@ def hand_stats(book: Book, players: Iterable[int] | None = None) -> dict[int, en
                   undercuts=Sum("undercuts"), points=Sum("points"))
         .order_by()
     )  # fmt: skip
-    return {row.pop("player_id"): engine.HandStats(**row) for row in totals}
+    fields = ("player_id", "hands", "won", "gins", "undercuts", "points")
+    return {pk: engine.HandStats(*figures) for pk, *figures in _plain(totals.values_list(*fields))}
 
 
 def trends(book: Book, players: Iterable[int]) -> dict[int, tuple[bool, ...]]:
@@ -353,7 +383,7 @@ def trends(book: Book, players: Iterable[int]) -> dict[int, tuple[bool, ...]]:
             back=Window(
                 RowNumber(),
                 partition_by="player_id",
-                order_by=[F("started_at").desc(), F("partie_id").desc(), F("game__number").desc()],
+                order_by=[F("started_at").desc(), F("partie_id").desc(), F("number").desc()],
             )
         )
         .filter(back__lte=TREND)
@@ -441,7 +471,10 @@ class SeasonTable:
         the page, its CSV and its PDF show as the table."""
         rows = {row.line.player: row for row in self.rows}
         lines = engine.league.played(row.line for row in self.rows)
-        return [replace(rows[line.player], line=line) for line in lines]
+        return [
+            row if (row := rows[line.player]).line is line else replace(row, line=line)
+            for line in lines
+        ]
 
     @cached_property
     def played_standings(self) -> engine.Standings:
@@ -554,14 +587,62 @@ def season_player_ids(season: Season) -> list[int]:
     return list(seats.order_by().values_list("player_id", flat=True).distinct())
 
 
-def season_line(season: Season, player: Player) -> engine.league.Line | None:
+def season_line(season: Season, player: Player, rating: bool = True) -> engine.league.Line | None:
     """The player's line in the season's standings (None: not listed); a closed
-    season's final line."""
+    season's final line. ``rating`` False: with the default rating, not his (a page that
+    shows none spares rating the season's latest games)."""
     if season.closed_at is not None:
         table = closed_table(season_close_of(season))
         return next((row.line for row in table.rows if row.player_id == player.pk), None)
-    lines, ids, _pending = book_standings(season_book(season))
-    return next((line for line in lines if ids[line.player] == player.pk), None)
+    book = season_book(season)
+    if rating:
+        ratings.ensure(book.rating_scope)
+    line = book_lines(book, [player.pk], rating).get(player.pk)
+    # The players listed before their first closed game count where a line of zeros
+    # does: his own, or one ranked level with his or ahead of it.
+    zeros = line is None or (not book.min_games and line.league_points <= 0)
+    listed = _listed_without_games(book) if zeros else {}
+    if line is None:
+        if player.pk not in listed:
+            return None
+        line = engine.league.Line(None, listed[player.pk])
+    if line.games < book.min_games:
+        return line  # listed after the ranked players, without a rank
+    return line.ranked_as(_rank(book, line, player.pk, listed))
+
+
+def _rank(book: Book, line: engine.league.Line, pk: int, listed: dict[int, str]) -> int:
+    """The rank of the player's line among the book's ranked lines (``book_standings``),
+    counted without ranking them all: one more than the lines ahead of his on league
+    points, games won and net points, or level on these and ahead on the head-to-head
+    among the players level with him (RULES.md §11)."""
+    key = (line.league_points, line.won, line.net_points)
+    ahead = (
+        Q(n_points__gt=key[0])
+        | Q(n_points=key[0], n_won__gt=key[1])
+        | Q(n_points=key[0], n_won=key[1], n_net__gt=key[2])
+    )
+    ranked = _figures(book, book.played).filter(n_games__gte=book.min_games)
+    counts = ranked.aggregate(
+        ahead=Count("player_id", filter=ahead),
+        level=Count("player_id", filter=Q(n_points=key[0], n_won=key[1], n_net=key[2])),
+    )
+    # The players listed without a counted game: a line of zeros, ranked with the others
+    # where the season ranks every line (no minimum of games).
+    zeros = []
+    if listed and not book.min_games:
+        counted = book.played.filter(player_id__in=list(listed)).values_list("player_id")
+        zeros = sorted(set(listed) - {other for (other,) in counted})
+    rank = 1 + counts["ahead"] + (len(zeros) if key < (0, 0, 0) else 0)
+    level = counts["level"] + (len(zeros) if key == (0, 0, 0) else 0)
+    if level > 1:
+        tied = ranked.filter(n_points=key[0], n_won=key[1], n_net=key[2])
+        ids = list(tied.values_list("player_id", flat=True))
+        ids += zeros if key == (0, 0, 0) else []
+        names = dict(Player.objects.filter(pk__in=ids).values_list("pk", "name"))
+        among = _among(book, [frozenset(names.values())], {n: other for other, n in names.items()})
+        rank += sum(1 for name in names.values() if among[name] > among[names[pk]])
+    return rank
 
 
 # Closed seasons

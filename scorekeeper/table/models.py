@@ -237,6 +237,15 @@ class Partie(models.Model):
         verbose_name_plural = _("parties")
         ordering = ["-started_at", "-id"]
         default_manager_name = "all_objects"
+        indexes = [
+            # The few parties still running, by club and start: the players a season
+            # lists before their first closed game.
+            models.Index(
+                fields=["club", "started_at"],
+                condition=models.Q(state="running"),
+                name="partie_running",
+            )
+        ]
 
     def __str__(self) -> str:
         names = self.summary.get("players") or []
@@ -586,11 +595,13 @@ class PlayerResult(models.Model):
     money_e4 = models.BigIntegerField(_("money (ten-thousandths)"))
     side = models.PositiveSmallIntegerField(_("side"))
     rank = models.PositiveSmallIntegerField(_("rank"))
-    # The game's, for counting a season in one scan of an index.
+    # The game's, for counting a season in one scan of an index, and its place in the
+    # season's order (started_at, partie, number) without a join.
     club = models.ForeignKey("clubs.Club", on_delete=models.CASCADE, related_name="+")
     kind = models.CharField(_("kind"), max_length=20, choices=KIND_CHOICES)
     started_at = models.DateTimeField(_("started"))
     partie = models.ForeignKey(Partie, on_delete=models.CASCADE, related_name="+")
+    number = models.PositiveSmallIntegerField(_("game"))
 
     class Meta:
         verbose_name = _("result")
@@ -696,12 +707,24 @@ class PartieStats(models.Model):
     gins = models.PositiveIntegerField(_("gins"), default=0)
     undercuts = models.PositiveIntegerField(_("undercuts"), default=0)
     points = models.PositiveIntegerField(_("points won"), default=0)
+    # The partie's, for counting a season in one scan of an index (as PlayerResult).
+    club = models.ForeignKey("clubs.Club", on_delete=models.CASCADE, related_name="+")
+    kind = models.CharField(_("kind"), max_length=20, choices=KIND_CHOICES)
+    started_at = models.DateTimeField(_("started"))
 
     class Meta:
         verbose_name = _("hand statistics")
         verbose_name_plural = _("hand statistics")
         constraints = [
             models.UniqueConstraint(fields=["partie", "player"], name="one_partie_stats_per_player")
+        ]
+        indexes = [
+            # Covering: a season's hands are one scan of this index (PostgreSQL).
+            models.Index(
+                fields=["club", "started_at"],
+                include=["player", "hands", "won", "gins", "undercuts", "points", "kind", "partie"],
+                name="stats_club_started",
+            )
         ]
 
     def __str__(self) -> str:

@@ -13,7 +13,7 @@ from scorekeeper.clubs.models import Club, Role
 from scorekeeper.league import services as league_services
 from scorekeeper.league.models import Season
 from scorekeeper.table import services
-from scorekeeper.table.models import ClosedGame, Partie, PlayerResult
+from scorekeeper.table.models import ClosedGame, Partie, PartieStats, PlayerResult
 from scorekeeper.table.services.results import games_renew
 from tests.clubs.conftest import join
 
@@ -75,6 +75,7 @@ def moved(partie: Partie, day: date) -> Partie:
     Partie.objects.filter(pk=partie.pk).update(started_at=started)
     ClosedGame.objects.filter(partie=partie).update(started_at=started)
     PlayerResult.objects.filter(partie=partie).update(started_at=started)
+    PartieStats.objects.filter(partie=partie).update(started_at=started)
     games_renew(parties=[partie.pk])
     partie.refresh_from_db()
     return partie

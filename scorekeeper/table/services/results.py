@@ -129,8 +129,8 @@ def game_rows(
             started_at=partie.started_at,
             shutout=result.shutout,
         )
-        copied = {"club_id": partie.club_id, "kind": partie.kind,
-                  "started_at": partie.started_at, "partie": partie}  # fmt: skip
+        copied = {"club_id": partie.club_id, "kind": partie.kind, "started_at": partie.started_at,
+                  "partie": partie, "number": result.number}  # fmt: skip
         results = [
             PlayerResult(
                 game=game,
@@ -179,7 +179,8 @@ def stats_rows(
     """Each player's hands in the partie, not yet saved."""
     return [
         PartieStats(partie=partie, player=players[name], hands=s.hands, won=s.won,
-                    gins=s.gins, undercuts=s.undercuts, points=s.points)
+                    gins=s.gins, undercuts=s.undercuts, points=s.points, club_id=partie.club_id,
+                    kind=partie.kind, started_at=partie.started_at)
         for name, s in session.hand_stats().items()
     ]  # fmt: skip
 

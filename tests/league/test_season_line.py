@@ -1,0 +1,103 @@
+"""A player's line in a season, as his page shows it, is counted for him alone: the same
+line and rank as the whole standings give him, whatever decides it (league points, wins,
+net points, the head-to-head of the players level with him, the season's minimum of
+games, the players listed before their first closed game)."""
+
+from dataclasses import replace
+
+import pytest
+from django.contrib.auth.models import User
+
+from scorekeeper.clubs.models import Role
+from scorekeeper.engine import Rating
+from scorekeeper.league import selectors
+from scorekeeper.table import services
+from scorekeeper.table.models import ClosedGame, Player
+from scorekeeper.table.services import confirmations
+from tests.clubs.conftest import join
+from tests.league.conftest import G, K
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def evening(play, season):
+    """Anna and Ben level on points, wins and net points, Anna ahead on their meeting;
+    Carl and Dora one game each; Eva and Fritz at a table with no closed game yet."""
+    play(["Anna", "Ben"], [G(90, knocker="Anna")])
+    play(["Carl", "Anna"], [G(90, knocker="Carl")])
+    play(["Ben", "Dora"], [G(90, knocker="Ben")])
+    play(["Eva", "Fritz"], [K(3, 20, knocker="Eva")])  # running: listed, no game
+    return season
+
+
+def every_line(season):
+    """Each player's line from the whole standings, by name; None: not listed."""
+    lines, ids, _pending = selectors.book_standings(selectors.season_book(season))
+    listed = {ids[line.player]: line for line in lines}
+    players = Player.objects.filter(club=season.league.club)
+    return {player.name: listed.get(player.pk) for player in players}
+
+
+def alone(season, rating=True):
+    players = Player.objects.filter(club=season.league.club)
+    return {player.name: selectors.season_line(season, player, rating) for player in players}
+
+
+def unrated(lines):
+    return {name: line and replace(line, rating=Rating()) for name, line in lines.items()}
+
+
+@pytest.mark.parametrize(
+    "settings",
+    [{}, {"points_loss": -1}, {"min_games": 2}, {"points_win": 1, "points_shutout_win": 1}],
+)
+def test_a_players_line_counted_alone_is_his_line_in_the_standings(evening, settings):
+    for field, value in settings.items():
+        setattr(evening, field, value)
+    evening.save()
+
+    expected = every_line(evening)
+
+    assert alone(evening) == expected
+    assert alone(evening, rating=False) == unrated(expected)  # as the player's page asks
+    if not settings:
+        ranks = {name: line.rank for name, line in expected.items()}
+        assert ranks["Anna"] < ranks["Ben"]  # level but for their meeting
+
+
+def test_players_level_on_every_key_share_the_rank(play, season):
+    play(["Anna", "Ben"], [G(90, knocker="Anna")])
+    play(["Carl", "Dora"], [G(90, knocker="Carl")])
+
+    lines = alone(season)
+
+    assert (lines["Anna"].rank, lines["Carl"].rank) == (1, 1)
+    assert (lines["Ben"].rank, lines["Dora"].rank) == (3, 3)
+    assert lines == every_line(season)
+
+
+def test_in_a_season_of_confirmed_games_a_players_line_is_his_line_in_the_standings(
+    play, season, club, owner, django_user_model
+):
+    """Anna and Ben are asked to confirm their games: until both have, a game of theirs
+    does not count, and the one that waits lists them with no counted game."""
+    for name in ("Anna", "Ben"):
+        user = django_user_model.objects.create_user(name.lower())
+        join(club, user, Role.MEMBER)
+        services.player_link(player=services.player_add(club=club, name=name, owner=owner),
+                             user=user)  # fmt: skip
+    season.confirmed_games_only = True
+    season.save()
+    first = play(["Anna", "Ben"], [G(90, knocker="Anna")])
+    play(["Carl", "Dora"], [G(90, knocker="Carl")])  # nobody to ask: counts
+
+    assert alone(season) == every_line(season)
+    assert alone(season)["Anna"].games == 0
+
+    game = ClosedGame.objects.get(partie=first)
+    for user in User.objects.filter(username__in=["anna", "ben"]):
+        confirmations.result_confirm(game=game, user=user)
+
+    assert alone(season) == every_line(season)
+    assert alone(season)["Anna"].games == 1
