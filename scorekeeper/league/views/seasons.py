@@ -1,7 +1,8 @@
 """League pages: a club's leagues and seasons, a season's standings and head-to-head,
-its public link, and its downloads (CSV, PDF, the season document); a season's close,
-reopening and the season after it, and a league's past seasons. Views are thin: the
-first line fetches through the club's access check, reads go through the selectors."""
+its public link, and its downloads (CSV, PDF, the season document); a season's settings,
+its close, reopening and the season after it, and a league's past seasons. Views are
+thin: the first line fetches through the club's access check, reads go through the
+selectors."""
 
 from __future__ import annotations
 
@@ -309,6 +310,44 @@ def season_players(request: HttpRequest, pk: int) -> HttpResponse:
     }
     status = 400 if form.errors else 200
     return render(request, "league/season_players.html", context, status=status)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def season_settings(request: HttpRequest, pk: int) -> HttpResponse:
+    """The season's settings, as its start asked them (name, dates, kinds counted, points,
+    games to be ranked, whether only confirmed games count), changed by its owner while
+    the season is open: its standings, and the club's board, follow at once."""
+    season = _season(request, pk, Role.OWNER)
+    form = SeasonForm(request.POST or None, initial=_settings_of(season))
+    closed = _("The season is closed: reopen it to change its settings.")
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            services.season_settings_change(
+                season=season,
+                name=data["name"],
+                starts_on=data["starts_on"],
+                ends_on=data["ends_on"],
+                kinds=data["kinds"],
+                points=data["points"],
+                min_games=data["min_games"],
+                confirmed_games_only=data["confirmed_games_only"],
+            )
+        except services.SeasonClosedError:
+            form.add_error(None, closed)
+        else:
+            return redirect(season)
+    context = {"season": season, "form": form, "closed": closed if season.closed_at else None}
+    status = 400 if form.errors else 200
+    return render(request, "league/season_settings.html", context, status=status)
+
+
+def _settings_of(season: Season) -> dict[str, object]:
+    """The season's settings as the form's initial values."""
+    fields = ("name", "starts_on", "ends_on", "kinds", "min_games", "confirmed_games_only")
+    points = ("points_win", "points_shutout_win", "points_loss")
+    return {field: getattr(season, field) for field in (*fields, *points)}
 
 
 # A season's end
