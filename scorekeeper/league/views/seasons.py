@@ -36,6 +36,7 @@ from scorekeeper.vocabulary import (
     KIND_NAMES,
     SHORT_HEADS,
     STANDINGS_COLUMNS,
+    pending_note,
     season_subtitle,
 )
 
@@ -159,11 +160,20 @@ def _render_standings(request: HtmxHttpRequest, season: Season, role: Role | Non
         "descending": descending,
         "public": role is None,
         "role": role,
+        "pending_note": _pending_note(table),
     }
     template = "league/season_detail.html"
     if request.htmx:
         template += "#standings"
     return render(request, template, context)
+
+
+def _pending_note(table: selectors.SeasonTable) -> str | None:
+    """What the standings' pending marks mean, where a player has games that wait for an
+    answer (a closed season's final standings mark none)."""
+    if table.close is not None or not table.pending:
+        return None
+    return pending_note(table.season.confirmed_games_only)
 
 
 @login_required
@@ -181,8 +191,9 @@ def season_csv(request: HttpRequest, pk: int) -> HttpResponse:
     season = _season(request, pk)
     response = _csv_response(season, "standings")
     # The page's table: the players without a counted game are left out (the JSON of
-    # FORMAT.md, ``standings --format json``, lists them).
-    exports.write_standings(response, selectors.season_table(season).played_standings)
+    # FORMAT.md, ``standings --format json``, lists them); each one's games pending.
+    table = selectors.season_table(season)
+    exports.write_standings(response, table.played_standings, pending=table.pending_counts)
     return response
 
 
@@ -223,11 +234,14 @@ def _standings_pdf(season: Season, layout: str | None = None) -> HttpResponse:
         subtitle += " · " + _("final standings, closed on %(date)s") % {"date": day}
     name = slugify(f"{season.league.name} {season.name}") or "season"
     title = f"{season.league.name}: {season.name}"
+    note = _pending_note(table)
     if layout == NOTICEBOARD:
-        sheet = standings_sheet(table, title=title, subtitle=subtitle, columns=NOTICEBOARD_LINE)
+        sheet = standings_sheet(
+            table, title=title, subtitle=subtitle, columns=NOTICEBOARD_LINE, pending_note=note
+        )
         pdf, filename = render_noticeboard(sheet), f"{name}-noticeboard.pdf"
     else:
-        sheet = standings_sheet(table, title=title, subtitle=subtitle)
+        sheet = standings_sheet(table, title=title, subtitle=subtitle, pending_note=note)
         pdf, filename = render_standings(sheet), f"{name}-standings.pdf"
     response = HttpResponse(pdf, content_type="application/pdf")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
