@@ -845,6 +845,11 @@ class SeasonTop(NamedTuple):
     lines: list[tuple[engine.league.Line, int]]
     waiting: int = 0
 
+    @property
+    def marked(self) -> bool:
+        """Whether a line shown has games that wait for an answer."""
+        return any(pending for _line, pending in self.lines)
+
 
 def season_top(season: Season, size: int = BOARD_TOP) -> SeasonTop:
     """The first lines of the season's table as its page shows it: the players with a

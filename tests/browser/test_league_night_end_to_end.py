@@ -282,6 +282,21 @@ def test_long_names_leave_every_card_of_the_bar_screen_whole(
 
     expect(board.locator(".standings-top tbody tr")).to_have_count(2)
     fits_the_screen(board)  # the score, who won and whose deal: nothing cut off
+    # Both players of a two-sided table are named in its heading, each cut on his own
+    # (a Hollywood's games name nobody): none is pushed out of the heading's two lines.
+    shown = board.evaluate(
+        """[...document.querySelectorAll('.board-table h2 .players')]
+             .filter(names => getComputedStyle(names).display === 'flex')
+             .flatMap(names => [...names.querySelectorAll('.player')].map(name => {
+               const heading = names.closest('h2').getBoundingClientRect();
+               const box = name.getBoundingClientRect();
+               const size = parseFloat(getComputedStyle(name).fontSize);
+               return [name.textContent, box.bottom <= heading.bottom + 1
+                                         && box.width >= 2 * size];
+             }))"""
+    )
+    assert len(shown) == 6, shown  # tables 1, 3 and 4; table 2's three are in its totals
+    assert all(whole for _name, whole in shown), shown
     # A player a line in the season's table (not a name broken in five), whole in its title.
     first = board.locator(".standings-top tbody th").first
     expect(first).to_have_attribute("title", LONG_NAMES[0])

@@ -260,17 +260,19 @@ def test_the_board_marks_pending_games_and_says_how_many_wait(
     url = reverse("club_board", args=[club.slug])
 
     board = client_owner.get(url).content.decode()
-    assert board.count('<small class="pending">1 pending</small>') == 2  # Anna and Ben
+    assert board.count('<small class="pending" title="1 pending">(1)</small>') == 2  # Anna, Ben
+    assert "(1), (2): games a player has not confirmed yet." in board
     assert "not counted yet" not in board  # the season counts them already
 
     only_confirmed(season)
     board = client_owner.get(url).content.decode()
-    assert '<small class="pending">' not in board  # Carl and Dora, nothing pending
+    assert '<small class="pending"' not in board  # Carl and Dora, nothing pending
+    assert "pending-legend" not in board
     assert "1 game waits for its players to confirm it: not counted yet." in board
 
     confirm(partie, accounts["Anna"], accounts["Ben"])
     board = client_owner.get(url).content.decode()
-    assert "not counted yet" not in board and '<small class="pending">' not in board
+    assert "not counted yet" not in board and '<small class="pending"' not in board
     confirmations.game_unlock(game=ClosedGame.objects.get(partie=partie), user=club_owner(club))
     with translation.override("de"):
         german = client_owner.get(url, HTTP_ACCEPT_LANGUAGE="de").content.decode()
