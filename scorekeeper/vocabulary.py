@@ -242,6 +242,20 @@ def pending_text(name: str, pending: int) -> str:
     return f"{name} ({games})"
 
 
+def pending_note(confirmed_games_only: bool) -> str:
+    """What the standings' pending marks mean, for a season that counts only confirmed
+    games or one that counts every game (the page, and its PDF, under the table)."""
+    if confirmed_games_only:
+        return gettext(
+            "Pending: games that a player linked to an account has not confirmed yet (or "
+            "disputes). This season counts a game once its players have confirmed it."
+        )
+    return gettext(
+        "Pending: games that a player linked to an account has not confirmed yet (or "
+        "disputes). They count already; a correction would change them."
+    )
+
+
 def game_name(number: int) -> str:
     return gettext("Game %(number)s") % {"number": number}
 
@@ -386,6 +400,7 @@ STANDINGS_COLUMNS = {
     "undercuts": _("Undercuts"),
     "points_per_hand_won": _("Points per hand won"),
     "trend": _("Last five"),
+    "pending": _("Pending"),  # games waiting for a player's answer (the CSV's last column)
     # The rating in full, as the CSV has it (the tables show its ordinal as "rating").
     "mu": _("Skill (μ)"),
     "sigma": _("Uncertainty (σ)"),

@@ -10,7 +10,7 @@ are separated by semicolons, as spreadsheets in that language expect.
 from __future__ import annotations
 
 import csv
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, Protocol
 
 from django.utils.formats import get_format
@@ -18,7 +18,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from scorekeeper.engine.league import RATING_COLUMNS, RESULT_COLUMNS, Standings
-from scorekeeper.formats import figure_text
+from scorekeeper.formats import figure_text, number_text
 from scorekeeper.vocabulary import STANDINGS_COLUMNS
 
 # The standings' columns, in their order: a player's results, then his rating in full.
@@ -51,17 +51,34 @@ def csv_writer(out: Writable, lineterminator: str = "\r\n") -> Any:
     return csv.writer(out, delimiter=delimiter, lineterminator=lineterminator)
 
 
-def write_standings(out: Writable, table: Standings, lineterminator: str = "\r\n") -> None:
+def write_standings(
+    out: Writable,
+    table: Standings,
+    lineterminator: str = "\r\n",
+    pending: Mapping[str, int | None] | None = None,
+) -> None:
     """The standings as CSV: the headings, then a line per player in the standings' order
-    (an unranked player has an empty rank)."""
+    (an unranked player has an empty rank). ``pending`` (a season of the database: each
+    player's games that wait for an answer, by name) adds a last column, "Pending",
+    empty where it is not known (a closed season); a season document has no answers, so
+    its CSV has no such column."""
     writer = csv_writer(out, lineterminator)
-    writer.writerow([str(STANDINGS_COLUMNS[column.key]) for column in STANDINGS_CSV])
-    writer.writerows(standings_rows(table))
+    headings = [str(STANDINGS_COLUMNS[column.key]) for column in STANDINGS_CSV]
+    if pending is not None:
+        headings.append(str(STANDINGS_COLUMNS["pending"]))
+    writer.writerow(headings)
+    writer.writerows(standings_rows(table, pending))
 
 
-def standings_rows(table: Standings) -> Iterator[list[str]]:
+def standings_rows(
+    table: Standings, pending: Mapping[str, int | None] | None = None
+) -> Iterator[list[str]]:
     for line in table.lines:
-        yield [figure_text(column, column.read(line, None)) for column in STANDINGS_CSV]
+        row = [figure_text(column, column.read(line, None)) for column in STANDINGS_CSV]
+        if pending is not None:
+            waiting = pending.get(line.player)
+            row.append("" if waiting is None else number_text(waiting))
+        yield row
 
 
 def write_hands(out: Writable, columns: Iterable[str], rows: Iterable[Iterable[object]]) -> None:

@@ -492,6 +492,14 @@ class SeasonTable:
         return any(row.pending for row in self.rows)
 
     @property
+    def pending_counts(self) -> dict[str, int | None]:
+        """Each played player's games that wait for an answer, by name, for the CSV; a
+        closed season's final standings do not follow the answers: none known (None)."""
+        if self.close is not None:
+            return {row.line.player: None for row in self.played_rows}
+        return {row.line.player: row.pending for row in self.played_rows}
+
+    @property
     def without_games(self) -> list[str]:
         """The season's players with no counted game yet (a partie of theirs runs, or
         they are on its list, or their games wait for an answer), by name: one line under
@@ -829,15 +837,34 @@ def standings_version(season: Season | None) -> tuple:
     return (*fields, counted, (season.assigned_newest, season.assigned_count), answers)
 
 
-def season_top(season: Season, size: int = BOARD_TOP) -> list[engine.league.Line]:
+class SeasonTop(NamedTuple):
+    """The top of a season's table on the club's board: its first lines, each with the
+    player's games that wait for an answer (0: none), and the season's games that wait
+    for one and so count not yet (a season that counts only confirmed games; else 0)."""
+
+    lines: list[tuple[engine.league.Line, int]]
+    waiting: int = 0
+
+    @property
+    def marked(self) -> bool:
+        """Whether a line shown has games that wait for an answer."""
+        return any(pending for _line, pending in self.lines)
+
+
+def season_top(season: Season, size: int = BOARD_TOP) -> SeasonTop:
     """The first lines of the season's table as its page shows it: the players with a
     counted game, ranked among themselves, then those short of the season's minimum,
-    unranked; a closed season's final table."""
+    unranked; a closed season's final table, which marks nothing pending."""
     if season.closed_at is not None:
         lines = [row.line for row in closed_table(season_close_of(season)).rows]
-    else:
-        lines = book_standings(season_book(season)).lines
-    return list(engine.league.played(lines)[:size])
+        return SeasonTop([(line, 0) for line in engine.league.played(lines)[:size]])
+    book = season_book(season)
+    lines, ids, pending = book_standings(book)
+    top = [(line, pending.get(ids[line.player], 0)) for line in engine.league.played(lines)]
+    waiting = 0
+    if book.confirmed_only:
+        waiting = book.played.filter(_open()).values("game_id").distinct().count()
+    return SeasonTop(top[:size], waiting)
 
 
 def night_table_numbers(parties: list[int]) -> dict[int, int]:

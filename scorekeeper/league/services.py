@@ -13,6 +13,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from scorekeeper import engine
+from scorekeeper.engine import bounds
 from scorekeeper.table import services as table_services
 from scorekeeper.table.models import Partie, Player, PlayerMerge
 from scorekeeper.tokens import new_share_token
@@ -77,6 +78,61 @@ def season_create(
         min_games=min_games,
         confirmed_games_only=confirmed_games_only,
     )
+
+
+class SeasonSettingsError(ValueError):
+    """Settings a season cannot take: no name, a last day before its first, games to be
+    ranked out of bounds (league points out of bounds: ``engine.LeaguePoints`` refuses
+    them)."""
+
+
+@transaction.atomic
+def season_settings_change(
+    *,
+    season: Season,
+    name: str | None = None,
+    starts_on: date | None = None,
+    ends_on: date | None = None,
+    kinds: list[str] | None = None,
+    points: engine.LeaguePoints | None = None,
+    min_games: int | None = None,
+    confirmed_games_only: bool | None = None,
+) -> Season:
+    """Change the settings of an open season (None: unchanged). Its standings follow at
+    once: they are counted from its parties by these settings (and the club's board sees
+    the change, its ETag being made of the season's fields). A closed season's settings
+    do not change (SeasonClosedError): its final standings were counted by them, so reopen
+    it first."""
+    locked = Season.objects.select_for_update().get(pk=season.pk)
+    if locked.closed_at is not None:
+        raise SeasonClosedError(f"the season {locked} is closed")
+    changes = {
+        "name": None if name is None else name.strip(),
+        "starts_on": starts_on,
+        "ends_on": ends_on,
+        "kinds": None if kinds is None else list(kinds),
+        "min_games": min_games,
+        "confirmed_games_only": confirmed_games_only,
+    }
+    if points is not None:
+        changes |= {
+            "points_win": points.win,
+            "points_shutout_win": points.shutout_win,
+            "points_loss": points.loss,
+        }
+    changes = {field: value for field, value in changes.items() if value is not None}
+    for field, value in changes.items():
+        setattr(locked, field, value)
+    if not locked.name:
+        raise SeasonSettingsError("a season needs a name")
+    if locked.ends_on < locked.starts_on:
+        raise SeasonSettingsError(f"the last day {locked.ends_on} is before the first")
+    if not 0 <= locked.min_games <= bounds.MAX_MIN_GAMES:
+        raise SeasonSettingsError(f"games to be ranked: 0 to {bounds.MAX_MIN_GAMES}")
+    locked.save(update_fields=list(changes))
+    for field, value in changes.items():  # the caller's season reads the new settings too
+        setattr(season, field, value)
+    return locked
 
 
 def season_share(*, season: Season, shared: bool) -> Season:

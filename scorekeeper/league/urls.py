@@ -9,6 +9,7 @@ urlpatterns = [
     path("seasons/<int:pk>/", seasons.season_detail, name="season_detail"),
     path("seasons/<int:pk>/night/", nights.league_night, name="league_night"),
     path("seasons/<int:pk>/players/", seasons.season_players, name="season_players"),
+    path("seasons/<int:pk>/settings/", seasons.season_settings, name="season_settings"),
     path("seasons/<int:pk>/close/", seasons.season_close, name="season_close"),
     path("seasons/<int:pk>/reopen/", seasons.season_reopen, name="season_reopen"),
     path("seasons/<int:pk>/next/", seasons.season_next, name="season_next"),

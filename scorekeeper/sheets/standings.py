@@ -26,7 +26,7 @@ from scorekeeper import engine
 from scorekeeper.engine import league
 from scorekeeper.engine.league import COLUMNS, LINE_COLUMNS, STATS_COLUMNS, StandingsColumn
 from scorekeeper.formats import figure_text, number_text
-from scorekeeper.vocabulary import STANDINGS_COLUMNS
+from scorekeeper.vocabulary import STANDINGS_COLUMNS, pending_text
 
 from .common import BOLD, CELL_PAD, CLOSED, FAINT, FONT, INK, RULE, SHADE, Command, Renderer, text
 
@@ -39,6 +39,12 @@ class StandingsLine:
     rank: int | None  # None: fewer counted games than the season asks (printed "–")
     player: str
     figures: tuple[league.Figure, ...]
+    pending: int = 0  # his games waiting for a player's answer (printed beside his name)
+
+    @property
+    def name(self) -> str:
+        """The player as his cell prints him: "Ben (1 pending)" while games wait."""
+        return pending_text(self.player, self.pending) if self.pending else self.player
 
 
 @dataclass(frozen=True)
@@ -64,6 +70,9 @@ class StandingsSheet:
     lines: tuple[StandingsLine, ...]  # in the standings' order
     matrix: tuple[tuple[Meeting | None, ...], ...]  # players × players; None: never met
     note: str | None = None  # why some players have no rank
+    # What "pending" means, where a line has games waiting for an answer (None: none has;
+    # the sheet then prints as it did before the players confirmed their games).
+    pending_note: str | None = None
 
     @property
     def players(self) -> tuple[str, ...]:
@@ -86,12 +95,15 @@ NOTICEBOARD_LINE = tuple(
 
 
 class PlayerRow(Protocol):
-    """A player's row of the season's table: his line, and his hands (None: none known)."""
+    """A player's row of the season's table: his line, his hands (None: none known) and
+    his games that wait for a player's answer."""
 
     @property
     def line(self) -> league.Line: ...
     @property
     def stats(self) -> engine.HandStats | None: ...
+    @property
+    def pending(self) -> int: ...
 
 
 class SeasonStandings(Protocol):
@@ -112,21 +124,27 @@ def standings_sheet(
     subtitle: str | None,
     printed_on: date | None = None,
     columns: tuple[StandingsColumn, ...] = STANDINGS_LINE + STANDINGS_STATS,
+    pending_note: str | None = None,
 ) -> StandingsSheet:
     """The standings of a season to print: a line per player in the standings' order, in
     ``columns`` ("player" among them; by default the full standings with the hands), and
-    the head-to-head.
+    the head-to-head. A player with games waiting for an answer is marked ("Ben (1
+    pending)"), and ``pending_note`` says under the table what that means; with none
+    waiting, neither is printed.
 
     >>> from decimal import Decimal
     >>> from types import SimpleNamespace as Row
     >>> game = engine.GameResult(1, ("Anna",), ("Ben",), False, (("Anna",), ("Ben",)), (1, 2),
     ...                          (engine.Payment("Ben", "Anna", 175, Decimal("8.75")),))
     >>> standings = engine.standings([game], [])
-    >>> table = Row(played_rows=[Row(line=line, stats=None) for line in standings.lines],
-    ...             head_to_head=standings.head_to_head)
+    >>> rows = [Row(line=line, stats=None, pending=0) for line in standings.lines]
+    >>> table = Row(played_rows=rows, head_to_head=standings.head_to_head)
     >>> sheet = standings_sheet(table, title="Autumn", subtitle=None, columns=NOTICEBOARD_LINE)
     >>> [line.figures for line in sheet.lines]
     [(1, 'Anna', 1, 1, 0, 2, 175), (2, 'Ben', 1, 0, 1, 0, -175)]
+    >>> rows[1].pending = 1  # Ben has not confirmed the game yet
+    >>> [line.name for line in standings_sheet(table, title="Autumn", subtitle=None).lines]
+    ['Anna', 'Ben (1 pending)']
     >>> [[cell and (cell.score, cell.net_points) for cell in row] for row in sheet.matrix]
     [[None, ('1–0', 175)], [('0–1', -175), None]]
     """
@@ -144,6 +162,7 @@ def standings_sheet(
                 row.line.rank,
                 row.line.player,
                 tuple(column.read(row.line, row.stats) for column in columns),
+                row.pending,
             )
             for row in rows
         ),
@@ -156,6 +175,7 @@ def standings_sheet(
             if any(row.line.rank is None for row in rows)
             else None
         ),
+        pending_note=pending_note if any(row.pending for row in rows) else None,
     )
 
 
@@ -195,10 +215,14 @@ class StandingsRenderer(Renderer):
         if facts:
             story.append(self.para(" · ".join(text(fact) for fact in facts), "meta"))
         story += [Spacer(0, 6), self.standings_table()]
-        if sheet.note:
-            story.append(self.para(text(sheet.note), "note"))
+        story += self.notes()
         story += self.head_to_head()
         return story
+
+    def notes(self) -> list[Flowable]:
+        """Under the table: why some players have no rank, what "pending" means."""
+        sheet = self.document
+        return [self.para(text(note), "note") for note in (sheet.note, sheet.pending_note) if note]
 
     # The standings
 
@@ -266,7 +290,7 @@ class StandingsRenderer(Renderer):
         for line in sheet.lines:
             rows.append(
                 [
-                    self.name_cell(line.player, widths[c])
+                    self.name_cell(line.name, widths[c])
                     if c == player
                     else self.cell(column, value)
                     for c, (column, value) in enumerate(
@@ -418,8 +442,7 @@ class NoticeboardRenderer(StandingsRenderer):
         if facts:
             story.append(self.para(" · ".join(text(fact) for fact in facts), "meta"))
         story += [Spacer(0, 8), self.standings_table()]
-        if sheet.note:
-            story.append(self.para(text(sheet.note), "note"))
+        story += self.notes()
         return story
 
 

@@ -106,6 +106,7 @@ def main_pages(owner: User) -> dict[str, str]:
     pages["close the season"] = f"/seasons/{season.pk}/close/"
     pages["past seasons"] = f"/leagues/{league.pk}/archive/"
     pages["the season's players"] = f"/seasons/{season.pk}/players/"
+    pages["the season's settings"] = f"/seasons/{season.pk}/settings/"
     pages["league night"] = f"/seasons/{season.pk}/night/"
     return pages
 

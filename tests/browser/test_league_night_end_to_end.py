@@ -4,9 +4,12 @@ two players on their phones (360 px), the board on the screen in the bar (1920 p
 The organiser finds the season's players ticked as present, unticks the one who stayed
 home, seats the two players together and starts the round; the board shows the tables.
 One player scores the partie on his phone to its end while the other follows it on his;
-the board, never reloaded, follows the score and then the season's table by its polls
-(the 3 s it promises are timed in test_club_board.py; here a busy machine may take
-longer). The organiser closes the season, and the league's past seasons name its winner.
+the board, never reloaded, follows the score by its polls (the 3 s it promises are timed
+in test_club_board.py; here a busy machine may take longer). The season counts only
+confirmed games: the opponent finds the notice on his phone and confirms from his games,
+the scorer confirms on the game's page, the game is locked (a correction is refused),
+and only then does the board's season table count it. The organiser closes the season,
+and the league's past seasons name its winner.
 
 ``test_screenshots_of_a_league_night`` keeps the league night page, the board and the
 standings at 360 and 1920 px, in English and German, with long names, when SCREENSHOTS
@@ -36,9 +39,11 @@ from scorekeeper.table import services
 from scorekeeper.table.models import Player
 from tests.browser.conftest import (
     PHONE,
+    expect_console_error,
     expect_no_sideways_scroll,
     expect_same_page,
     go_to,
+    hand_rows,
     mark_page,
     record,
     screenshot,
@@ -61,14 +66,25 @@ def a_club(owner: User, users: dict[str, Role]) -> Club:
     return club
 
 
-def a_listed_season(club: Club, names: list[str], accounts: dict[str, str]) -> Season:
+def a_listed_season(
+    club: Club,
+    owner: User,
+    names: list[str],
+    accounts: dict[str, str],
+    confirmed_games_only: bool = False,
+) -> Season:
     """The club's season around today, listing the roster ``names``; the players named in
-    ``accounts`` are linked to those members' accounts."""
+    ``accounts`` are linked to those members' accounts (so they are asked to confirm
+    their games), and the season may count only the games they confirmed."""
     season = season_around_today(club)
+    if confirmed_games_only:
+        season = league_services.season_settings_change(season=season, confirmed_games_only=True)
     players = []
     for name in names:
-        user = User.objects.get(username=accounts[name]) if name in accounts else None
-        players.append(Player.objects.create(club=club, name=name, user=user))
+        player = services.player_add(club=club, name=name, owner=owner)
+        if name in accounts:
+            services.player_link(player=player, user=User.objects.get(username=accounts[name]))
+        players.append(player)
     return league_services.season_players_set(
         season=season, players_from=Season.Players.ROSTER, players=players
     )
@@ -97,10 +113,16 @@ def tables_proposed(page: Page) -> list[list[str]]:
 
 
 def test_a_league_night_from_the_organiser_to_the_archive(
-    open_context: Callable[..., BrowserContext], log_in: Callable[..., None], owner: User
+    open_context: Callable[..., BrowserContext],
+    log_in: Callable[..., None],
+    owner: User,
+    console_errors: list[str],
 ):
     club = a_club(owner, {"anna": Role.SCORER, "ben": Role.MEMBER, "bar": Role.MEMBER})
-    season = a_listed_season(club, ROSTER, {"Anna": "anna", "Ben": "ben"})
+    # Anna and Ben are linked to their accounts: each confirms their games on his phone,
+    # and the season counts only the games its players have confirmed.
+    accounts = {"Anna": "anna", "Ben": "ben"}
+    season = a_listed_season(club, owner, ROSTER, accounts, confirmed_games_only=True)
 
     # The organiser, at a desktop: the season's players are ticked; Emil stayed home.
     organiser = browser_of(open_context, log_in, owner.username, DESKTOP)
@@ -152,17 +174,43 @@ def test_a_league_night_from_the_organiser_to_the_archive(
     record(anna, 3, "gin", knocker="Anna", dd=10)  # 80 + 30: 110, Ben has none: a shutout
     expect(status(anna)).to_contain_text("Anna won")
     expect(card).to_contain_text("Over: Anna won")
+    # The game waits for its players' answers: the board's table counts it not yet.
+    expect(board.locator(".board-standings")).to_contain_text("No game of the season counted")
+    waiting = board.locator(".board-standings .waiting")
+    expect(waiting).to_have_text("1 game waits for its players to confirm it: not counted yet.")
+
+    # Ben's next page tells him of the game; he confirms it from his games, in place.
+    ben.reload()
+    expect(status(ben)).to_contain_text("Anna won")
+    notice = ben.locator(".answer-notice")
+    expect(notice).to_have_text("1 game to confirm")
+    notice.get_by_role("link").click()
+    item = ben.locator("#to-answer li").filter(has_text="Anna won.")
+    expect(item.locator(".game-head")).to_contain_text(re.compile(r"(Anna – Ben|Ben – Anna)"))
+    item.get_by_role("button", name="Confirm the result").click()
+    expect(ben.locator("#to-answer")).to_contain_text("Nothing left to confirm.")
+
+    # Anna plays too: she confirms on the game's page, and the game is locked; a
+    # correction of its hands is refused from now on.
+    anna.reload()
+    anna.locator("#answers").get_by_role("link", name="The result").click()
+    expect(anna.locator(".answer-confirmed")).to_have_text("Ben: ✓ confirmed")
+    anna.get_by_role("button", name="Confirm the result").click()
+    expect(anna.locator(".locked")).to_have_text("Confirmed by every player: the game is locked.")
+    anna.get_by_role("link", name="The partie's page: correct a hand").click()
+    hand_rows(anna).first.get_by_role("link", name="Edit").click()
+    anna.get_by_label("Defender's deadwood").fill("24")
+    anna.get_by_role("button", name="Save the hand").click()
+    expect(anna.locator("form.hand-form")).to_contain_text("a confirmed game is locked")
+    expect_console_error(console_errors, "400 (Bad Request)")  # the form's answer: 400
+
+    # Only now does the board, by its polls, count the game: a shutout win of Anna's.
     row = standings_row(board, "Anna").locator("td")
     expect(row.nth(1)).to_have_text("1")  # games
     expect(row.nth(3)).to_have_text("3")  # a shutout win's league points
     expect(standings_row(board, "Ben").locator("td").nth(1)).to_have_text("1")
+    expect(waiting).to_have_count(0)
     expect_same_page(board)
-
-    ben.reload()
-    expect(status(ben)).to_contain_text("Anna won")
-    # CONFIRMATION (issue 18, deliverable 3, built elsewhere): Ben confirms the result on
-    # his phone here (his games page, or the notice on any page), and the organiser's
-    # standings count the game as confirmed. Insert that step at this place.
 
     # Ben reads the season's standings on his phone: Anna first; who has no counted game
     # is one line under the table (Carl and Dora still play, Emil is on the list).
@@ -204,7 +252,7 @@ def a_long_named_night(owner: User) -> Season:
     """The first round of tonight's league night, of long names: table 1 over, a table of
     three with a hand, two tables of short names; the bar's screen logs in as "bar"."""
     club = a_club(owner, {"bar": Role.MEMBER})
-    season = a_listed_season(club, LONG_NAMES, {})
+    season = a_listed_season(club, owner, LONG_NAMES, {})
     first, second, third, fourth, fifth, *rest = LONG_NAMES
     round_one = Pairing(
         (
@@ -234,6 +282,21 @@ def test_long_names_leave_every_card_of_the_bar_screen_whole(
 
     expect(board.locator(".standings-top tbody tr")).to_have_count(2)
     fits_the_screen(board)  # the score, who won and whose deal: nothing cut off
+    # Both players of a two-sided table are named in its heading, each cut on his own
+    # (a Hollywood's games name nobody): none is pushed out of the heading's two lines.
+    shown = board.evaluate(
+        """[...document.querySelectorAll('.board-table h2 .players')]
+             .filter(names => getComputedStyle(names).display === 'flex')
+             .flatMap(names => [...names.querySelectorAll('.player')].map(name => {
+               const heading = names.closest('h2').getBoundingClientRect();
+               const box = name.getBoundingClientRect();
+               const size = parseFloat(getComputedStyle(name).fontSize);
+               return [name.textContent, box.bottom <= heading.bottom + 1
+                                         && box.width >= 2 * size];
+             }))"""
+    )
+    assert len(shown) == 6, shown  # tables 1, 3 and 4; table 2's three are in its totals
+    assert all(whole for _name, whole in shown), shown
     # A player a line in the season's table (not a name broken in five), whole in its title.
     first = board.locator(".standings-top tbody th").first
     expect(first).to_have_attribute("title", LONG_NAMES[0])

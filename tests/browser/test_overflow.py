@@ -213,6 +213,8 @@ def build_world(owner: User, names: tuple[str, ...] = (LONG, UNBROKEN, THIRD, FO
         "past seasons": reverse("league_archive", args=[league.pk]),
         "season's players": reverse("season_players", args=[season.pk]),
         "season's players (closed)": reverse("season_players", args=[summer.pk]),
+        "season's settings": reverse("season_settings", args=[season.pk]),
+        "season's settings (closed)": reverse("season_settings", args=[summer.pk]),
         "league night": reverse("league_night", args=[season.pk]),
     }
     public = {

@@ -1,12 +1,18 @@
 """A season that counts only confirmed games, and the standings' pending marks: a game
 counts once every player asked (those linked to an account) has confirmed it; a game
 that asked nobody counts at once; the standings mark each player's games that wait for
-an answer, whether the season counts them or not. The club's board follows the answers."""
+an answer, whether the season counts them or not, and so do their CSV, PDF and the club's
+board (which follows the answers); a season with none pending prints as it always did."""
+
+import csv
+import io
 
 import pytest
 from django.contrib.auth.models import User
+from django.core.management import call_command
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
+from pypdf import PdfReader
 
 from scorekeeper.clubs.models import Club, Role
 from scorekeeper.league import selectors
@@ -31,6 +37,10 @@ def accounts(club: Club, owner: User, django_user_model: type[User]) -> dict[str
         services.player_link(player=player, user=user)
         users[name] = user
     return users
+
+
+def club_owner(club: Club) -> User:
+    return club.memberships.get(role=Role.OWNER).user
 
 
 def confirm(partie: Partie, *users: User, number: int = 1) -> None:
@@ -187,6 +197,83 @@ def test_an_answer_changes_the_boards_etag(play, season, accounts, club, client_
     confirm(partie, accounts["Ben"])  # locked now
     game = ClosedGame.objects.get(partie=partie)
     locked_etag = client_owner.get(url)["ETag"]
-    confirmations.game_unlock(game=game, user=club.memberships.get(role=Role.OWNER).user)
+    confirmations.game_unlock(game=game, user=club_owner(club))
     assert client_owner.get(url, headers={"If-None-Match": locked_etag}).status_code == 200
     assert client_owner.get(url, headers={"If-None-Match": locked_etag})["ETag"] != locked_etag
+
+
+# The downloads and the board mark what waits too
+
+
+def test_the_csv_pdf_and_standings_command_mark_the_pending_games(
+    play, season, accounts, owner, client_owner
+):
+    play(["Anna", "Ben"], [G(90, knocker="Anna")])  # waits for Anna and Ben
+    play(["Carl", "Dora"], [G(90, knocker="Carl")])  # nobody to ask
+
+    text = client_owner.get(reverse("season_csv", args=[season.pk])).content.decode()
+    pdf = client_owner.get(reverse("season_pdf", args=[season.pk])).content
+    noticeboard = client_owner.get(
+        reverse("season_pdf", args=[season.pk]), {"layout": "noticeboard"}
+    )
+    out = io.StringIO()
+    call_command("standings", "--season", str(season.pk), "--format", "csv", stdout=out)
+
+    rows = list(csv.reader(io.StringIO(text)))
+    assert rows[0][-1] == "Pending"
+    assert [(row[1], row[-1]) for row in rows[1:]] == [
+        ("Anna", "1"),
+        ("Carl", "0"),
+        ("Ben", "1"),
+        ("Dora", "0"),
+    ]
+    assert list(csv.reader(io.StringIO(out.getvalue())))[1:] == rows[1:]
+    for document in (pdf, noticeboard.content):
+        printed = " ".join(
+            " ".join(p.extract_text() for p in PdfReader(io.BytesIO(document)).pages).split()
+        )
+        assert "1 Anna (1 pending) 1 1 0" in printed and "Carl 1 1 0" in printed
+        assert "Pending: games that a player linked to an account has not confirmed" in printed
+        assert "They count already" in printed
+
+
+def test_a_closed_seasons_csv_knows_no_pending_games_and_its_pdf_marks_none(
+    play, season, accounts, owner, client_owner
+):
+    play(["Anna", "Ben"], [G(90, knocker="Anna")])
+    league_services.season_close(season=season, user=owner)
+
+    text = client_owner.get(reverse("season_csv", args=[season.pk])).content.decode()
+    pdf = client_owner.get(reverse("season_pdf", args=[season.pk])).content
+
+    rows = list(csv.reader(io.StringIO(text)))
+    assert rows[0][-1] == "Pending" and [row[-1] for row in rows[1:]] == ["", ""]
+    printed = PdfReader(io.BytesIO(pdf)).pages[0].extract_text()
+    assert "pending" not in printed.lower()
+
+
+def test_the_board_marks_pending_games_and_says_how_many_wait(
+    play, season, accounts, club, client_owner
+):
+    partie = play(["Anna", "Ben"], [G(90, knocker="Anna")])
+    play(["Carl", "Dora"], [G(90, knocker="Carl")])
+    url = reverse("club_board", args=[club.slug])
+
+    board = client_owner.get(url).content.decode()
+    assert board.count('<small class="pending" title="1 pending">(1)</small>') == 2  # Anna, Ben
+    assert "(1), (2): games a player has not confirmed yet." in board
+    assert "not counted yet" not in board  # the season counts them already
+
+    only_confirmed(season)
+    board = client_owner.get(url).content.decode()
+    assert '<small class="pending"' not in board  # Carl and Dora, nothing pending
+    assert "pending-legend" not in board
+    assert "1 game waits for its players to confirm it: not counted yet." in board
+
+    confirm(partie, accounts["Anna"], accounts["Ben"])
+    board = client_owner.get(url).content.decode()
+    assert "not counted yet" not in board and '<small class="pending"' not in board
+    confirmations.game_unlock(game=ClosedGame.objects.get(partie=partie), user=club_owner(club))
+    with translation.override("de"):
+        german = client_owner.get(url, HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert "1 Partie wartet auf die Bestätigung ihrer Spieler: noch nicht gezählt." in german

@@ -94,8 +94,9 @@ def test_the_downloads_are_csv_and_a_real_pdf(owner, played):
     )
     assert rows[0][:3] == ["Rank", "Player", "Games"]
     assert [row[1] for row in rows[1:]] == ["Carl", "Anna", "Ben"]
-    assert rows[0][9:] == ["Skill (μ)", "Uncertainty (σ)", "Rating"]
-    assert all(re.fullmatch(r"−?\d+\.\d\d", figure) for row in rows[1:] for figure in row[9:])
+    assert rows[0][9:] == ["Skill (μ)", "Uncertainty (σ)", "Rating", "Pending"]
+    assert all(re.fullmatch(r"−?\d+\.\d\d", figure) for row in rows[1:] for figure in row[9:12])
+    assert [row[12] for row in rows[1:]] == ["0", "0", "0"]  # nobody is asked to confirm
 
     hands = list(
         csv.reader(
@@ -144,7 +145,7 @@ def test_a_german_reader_gets_german_csv_with_decimal_commas(owner, played):
     rows = list(csv.reader(io.StringIO(german.content.decode()), delimiter=";"))
     assert rows[0] == [
         "Platz", "Spieler", "Partien", "Gewonnen", "Verloren", "Shutout-Siege", "Ligapunkte",
-        "Punktdifferenz", "Geld", "Spielstärke (μ)", "Unsicherheit (σ)", "Wertung",
+        "Punktdifferenz", "Geld", "Spielstärke (μ)", "Unsicherheit (σ)", "Wertung", "Offen",
     ]  # fmt: skip
     in_english = list(csv.reader(io.StringIO(english.content.decode())))
     assert [row[:7] for row in rows[1:]] == [row[:7] for row in in_english[1:]]
@@ -152,7 +153,7 @@ def test_a_german_reader_gets_german_csv_with_decimal_commas(owner, played):
         assert row[7:] == [figure.replace(".", ",") for figure in same[7:]]
     ben = rows[3]
     assert ben[1] == "Ben" and ben[7:9] == ["−700", "−35,00"]
-    assert all(re.fullmatch(r"−?\d+,\d\d", figure) for row in rows[1:] for figure in row[9:])
+    assert all(re.fullmatch(r"−?\d+,\d\d", figure) for row in rows[1:] for figure in row[9:12])
 
     hands = client.get(reverse("season_hands_csv", args=[played.pk]), HTTP_ACCEPT_LANGUAGE="de")
     header = next(csv.reader(io.StringIO(hands.content.decode()), delimiter=";"))

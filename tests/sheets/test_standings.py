@@ -71,7 +71,8 @@ def table_of(standings: engine.Standings, stats: Mapping[str, HandStats] | None 
     """The season page's read model of these standings (league.selectors.SeasonTable): a
     row per line, with the player's hands where ``stats`` has them (else None)."""
     rows = [
-        SimpleNamespace(line=line, stats=(stats or {}).get(line.player)) for line in standings.lines
+        SimpleNamespace(line=line, stats=(stats or {}).get(line.player), pending=0)
+        for line in standings.lines
     ]
     return SimpleNamespace(played_rows=rows, head_to_head=standings.head_to_head)
 
@@ -227,6 +228,45 @@ def test_the_same_standings_give_the_same_bytes():
     metadata = PdfReader(io.BytesIO(first)).metadata
     assert metadata["/CreationDate"] == "D:20000101000000+00'00'"
     assert metadata["/Title"] == "Gin Club Köln: Autumn"
+
+
+PENDING = "Pending: games a player has not confirmed yet."
+
+
+def pending_sheet(waiting: dict[str, int], **options) -> StandingsSheet:
+    """The sheet of ``season()`` where the players named wait for answers to games."""
+    table = table_of(season(), STATS)
+    for row in table.played_rows:
+        row.pending = waiting.get(row.line.player, 0)
+    return standings_sheet(table, title="Autumn", subtitle=None, pending_note=PENDING, **options)
+
+
+def test_a_player_with_games_pending_is_marked_and_the_note_says_what_it_means():
+    marked = pending_sheet({"Ben": 1, "Carl": 2})
+
+    assert [line.name for line in marked.lines] == [
+        "Anna",
+        "Ben (1 pending)",
+        "Carl (2 pending)",
+        "Dora",
+    ]
+    assert [line.player for line in marked.lines] == ["Anna", "Ben", "Carl", "Dora"]
+    for pdf in (render_standings(marked), render_noticeboard(pending_sheet({"Ben": 1}))):
+        text = flat(pages(pdf)[0])
+        assert "2 Ben (1 pending) 2 1 1" in text and PENDING in text
+    assert "2 Ben 0–1 −175 1–0 +40" in flat(pages(render_standings(marked))[0])  # unmarked
+
+
+@pytest.mark.parametrize("render", [render_standings, render_noticeboard])
+def test_with_no_game_pending_the_pdf_is_the_same_bytes_as_without_the_marks(render):
+    """A season without confirmations prints as it did before there were any: no mark, no
+    note, not one byte more."""
+    unmarked = pending_sheet({})
+
+    assert unmarked.pending_note is None
+    assert [line.name for line in unmarked.lines] == ["Anna", "Ben", "Carl", "Dora"]
+    plain = standings_sheet(table_of(season(), STATS), title="Autumn", subtitle=None)
+    assert render(unmarked) == render(plain)
 
 
 def test_a_name_full_of_markup_is_printed_as_it_is():

@@ -1,7 +1,8 @@
 """League pages: a club's leagues and seasons, a season's standings and head-to-head,
-its public link, and its downloads (CSV, PDF, the season document); a season's close,
-reopening and the season after it, and a league's past seasons. Views are thin: the
-first line fetches through the club's access check, reads go through the selectors."""
+its public link, and its downloads (CSV, PDF, the season document); a season's settings,
+its close, reopening and the season after it, and a league's past seasons. Views are
+thin: the first line fetches through the club's access check, reads go through the
+selectors."""
 
 from __future__ import annotations
 
@@ -35,6 +36,7 @@ from scorekeeper.vocabulary import (
     KIND_NAMES,
     SHORT_HEADS,
     STANDINGS_COLUMNS,
+    pending_note,
     season_subtitle,
 )
 
@@ -158,11 +160,20 @@ def _render_standings(request: HtmxHttpRequest, season: Season, role: Role | Non
         "descending": descending,
         "public": role is None,
         "role": role,
+        "pending_note": _pending_note(table),
     }
     template = "league/season_detail.html"
     if request.htmx:
         template += "#standings"
     return render(request, template, context)
+
+
+def _pending_note(table: selectors.SeasonTable) -> str | None:
+    """What the standings' pending marks mean, where a player has games that wait for an
+    answer (a closed season's final standings mark none)."""
+    if table.close is not None or not table.pending:
+        return None
+    return pending_note(table.season.confirmed_games_only)
 
 
 @login_required
@@ -180,8 +191,9 @@ def season_csv(request: HttpRequest, pk: int) -> HttpResponse:
     season = _season(request, pk)
     response = _csv_response(season, "standings")
     # The page's table: the players without a counted game are left out (the JSON of
-    # FORMAT.md, ``standings --format json``, lists them).
-    exports.write_standings(response, selectors.season_table(season).played_standings)
+    # FORMAT.md, ``standings --format json``, lists them); each one's games pending.
+    table = selectors.season_table(season)
+    exports.write_standings(response, table.played_standings, pending=table.pending_counts)
     return response
 
 
@@ -222,11 +234,14 @@ def _standings_pdf(season: Season, layout: str | None = None) -> HttpResponse:
         subtitle += " · " + _("final standings, closed on %(date)s") % {"date": day}
     name = slugify(f"{season.league.name} {season.name}") or "season"
     title = f"{season.league.name}: {season.name}"
+    note = _pending_note(table)
     if layout == NOTICEBOARD:
-        sheet = standings_sheet(table, title=title, subtitle=subtitle, columns=NOTICEBOARD_LINE)
+        sheet = standings_sheet(
+            table, title=title, subtitle=subtitle, columns=NOTICEBOARD_LINE, pending_note=note
+        )
         pdf, filename = render_noticeboard(sheet), f"{name}-noticeboard.pdf"
     else:
-        sheet = standings_sheet(table, title=title, subtitle=subtitle)
+        sheet = standings_sheet(table, title=title, subtitle=subtitle, pending_note=note)
         pdf, filename = render_standings(sheet), f"{name}-standings.pdf"
     response = HttpResponse(pdf, content_type="application/pdf")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
@@ -309,6 +324,44 @@ def season_players(request: HttpRequest, pk: int) -> HttpResponse:
     }
     status = 400 if form.errors else 200
     return render(request, "league/season_players.html", context, status=status)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def season_settings(request: HttpRequest, pk: int) -> HttpResponse:
+    """The season's settings, as its start asked them (name, dates, kinds counted, points,
+    games to be ranked, whether only confirmed games count), changed by its owner while
+    the season is open: its standings, and the club's board, follow at once."""
+    season = _season(request, pk, Role.OWNER)
+    form = SeasonForm(request.POST or None, initial=_settings_of(season))
+    closed = _("The season is closed: reopen it to change its settings.")
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            services.season_settings_change(
+                season=season,
+                name=data["name"],
+                starts_on=data["starts_on"],
+                ends_on=data["ends_on"],
+                kinds=data["kinds"],
+                points=data["points"],
+                min_games=data["min_games"],
+                confirmed_games_only=data["confirmed_games_only"],
+            )
+        except services.SeasonClosedError:
+            form.add_error(None, closed)
+        else:
+            return redirect(season)
+    context = {"season": season, "form": form, "closed": closed if season.closed_at else None}
+    status = 400 if form.errors else 200
+    return render(request, "league/season_settings.html", context, status=status)
+
+
+def _settings_of(season: Season) -> dict[str, object]:
+    """The season's settings as the form's initial values."""
+    fields = ("name", "starts_on", "ends_on", "kinds", "min_games", "confirmed_games_only")
+    points = ("points_win", "points_shutout_win", "points_loss")
+    return {field: getattr(season, field) for field in (*fields, *points)}
 
 
 # A season's end

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Mapping
 from typing import Any
 
 from django.conf import settings
@@ -87,9 +88,10 @@ class Command(BaseCommand):
             # The JSON (FORMAT.md) lists every player of the season; the CSV is the page's
             # download, without the players who have no counted game.
             table = season_table(season)
-            self._print(
-                table.standings if form == "json" else table.played_standings, form, language
-            )
+            if form == "json":
+                self._print(table.standings, form, language)
+            else:  # with each player's games pending, as the page's download
+                self._print(table.played_standings, form, language, table.pending_counts)
             return
         try:
             document = season_document(season)
@@ -97,9 +99,15 @@ class Command(BaseCommand):
             fail([f"partie {error.partie.pk} cannot be scored any more: {error.error}"], self)
         self.stdout.write(dumps(document), ending="")
 
-    def _print(self, table: Standings, form: str, language: str) -> None:
+    def _print(
+        self,
+        table: Standings,
+        form: str,
+        language: str,
+        pending: Mapping[str, int | None] | None = None,
+    ) -> None:
         if form == "json":
             self.stdout.write(json.dumps(standings_json(table), indent=2, ensure_ascii=False))
             return
         with translation.override(language):
-            write_standings(self.stdout, table, lineterminator="\n")
+            write_standings(self.stdout, table, lineterminator="\n", pending=pending)
