@@ -298,6 +298,11 @@ WALKS = [
     Walk("season_players", season, get=READ,
          post=Ask(Role.OWNER, 302, data=lambda t: {"players_from": "roster", "players": [
              seat.player_id for seat in t.partie.seats.all()]})),
+    Walk("season_settings", season, get=Ask(Role.OWNER),
+         post=Ask(Role.OWNER, 302, data=lambda t: {
+             "name": "Autumn", "starts_on": "2026-01-01", "ends_on": "2026-12-31",
+             "points_win": 2, "points_shutout_win": 3, "points_loss": 0, "min_games": 0,
+             "confirmed_games_only": "on"})),
     # Added while issues 11 and 12 were worked on: repair, share links, live boards
     Walk("favicon.ico", get=Ask(PUBLIC, 301)),
     Walk("partie_delete", partie, get=Ask(Role.SCORER), post=Ask(Role.SCORER, 302), his=True),
