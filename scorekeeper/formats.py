@@ -49,6 +49,11 @@ def number_text(
     """
     if value is None:
         return ""
+    if type(value) is int and places is None:  # most figures: no decimal mark to localise
+        text = str(abs(value))
+        if value < 0:
+            return MINUS + text
+        return "+" + text if sign and value > 0 else text
     if places is not None:
         shown = Decimal(value).quantize(Decimal(1).scaleb(-places))
     elif isinstance(value, Decimal):

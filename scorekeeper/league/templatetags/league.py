@@ -1,8 +1,13 @@
 """Template helpers of the standings: sort links, each column's figures and rates
 (numbers elsewhere: the table library's ``number`` and ``signed``)."""
 
+from html import escape
+
 from django import template
+from django.urls import reverse
 from django.utils.html import format_html
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import ngettext, pgettext
 
 from scorekeeper.engine import HandStats
 from scorekeeper.engine.league import Line, StandingsColumn
@@ -56,19 +61,73 @@ def standings_figure(column: StandingsColumn, line: Line, stats: HandStats | Non
     """A player's figure in a column of the standings, as every page writes it ("–":
     none): bold where it ranks the players; the rating with its μ and σ on hover; a
     count of gins or undercuts with its rate beside it."""
-    figure = figure_text(column, column.read(line, stats)) or "–"
+    return mark_safe(_figure_html(column, line, stats))
+
+
+# The standings' cells are written with f-strings and the standard library's escape:
+# a page of a hundred rows of fifteen cells spends most of its time in format_html.
+
+
+def _figure_html(column: StandingsColumn, line: Line, stats: HandStats | None) -> str:
+    figure = escape(figure_text(column, column.read(line, stats)) or "–")
     if column.strong:
-        return format_html("<strong>{}</strong>", figure)
+        return f"<strong>{figure}</strong>"
     if column.key == "rating":
-        rating = line.rating
-        return format_html(
-            '<span title="μ {} · σ {}">{}</span>',
-            number_text(rating.mu, places=2),
-            number_text(rating.sigma, places=2),
-            figure,
-        )
+        mu, sigma = number_text(line.rating.mu, places=2), number_text(line.rating.sigma, places=2)
+        return f'<span title="μ {mu} · σ {sigma}">{figure}</span>'
     if column.key in RATES and stats is not None:
-        return format_html(
-            "{} <small>{}</small>", figure, percent(getattr(stats, RATES[column.key]))
-        )
+        return f"{figure} <small>{percent(getattr(stats, RATES[column.key]))}</small>"
     return figure
+
+
+@register.simple_tag
+def standings_row(row, columns, key_columns, public: bool) -> SafeString:
+    """One player's row of the season's table (``season_detail.html``'s columns): his
+    name, linked to his page but on the public page, with his games pending; each
+    figure; his last results. Written here, not in the template: a page of a hundred
+    rows of fifteen cells costs the template engine ten times as much."""
+    line = row.line
+    cells = []
+    for key, _label, _short, column in columns:
+        if key == "player":
+            cells.append(_player_cell(row, public))
+        elif key == "trend":
+            cells.append(f'<td class="trend extra">{_trend(row.trend)}</td>')
+        else:
+            extra = "" if key in key_columns else " extra"
+            cells.append(f'<td class="num{extra}">{_figure_html(column, line, row.stats)}</td>')
+    unranked = ' class="unranked"' if line.rank is None else ""
+    return mark_safe(f"<tr{unranked}>{''.join(cells)}</tr>")
+
+
+def _player_cell(row, public: bool) -> str:
+    name = escape(row.line.player)
+    shown = name
+    if not public and row.linked:
+        shown = f'<a href="{reverse("player_detail", args=[row.player_id])}">{name}</a>'
+    pending = ""
+    if row.pending:
+        text = ngettext("%(games)s pending", "%(games)s pending", row.pending)
+        pending = f'<small class="pending">{escape(text % {"games": row.pending})}</small>'
+    return f'<th scope="row" class="player" title="{name}">{shown}{pending}</th>'
+
+
+def _trend(results: tuple[bool, ...]) -> str:
+    won, lost = escape(pgettext("won", "W")), escape(pgettext("lost", "L"))
+    return "".join(
+        f'<span class="won">{won}</span>' if w else f'<span class="lost">{lost}</span>'
+        for w in results
+    )
+
+
+@register.simple_tag
+def meeting_cells(meetings) -> SafeString:
+    """A line of the head-to-head matrix: each meeting's wins–losses and its points."""
+    return mark_safe("".join(f'<td class="num">{_meeting(m)}</td>' for m in meetings))
+
+
+def _meeting(meeting) -> str:
+    if meeting is None:
+        return ""
+    net = number_text(meeting.net_points, sign=True)
+    return f"{meeting.won}–{meeting.lost}<small>{net}</small>"
