@@ -64,6 +64,7 @@ def season_create(
     points: engine.LeaguePoints | None = None,
     min_games: int = 0,
     confirmed_games_only: bool = False,
+    players_from: str = Season.Players.PLAYED,
 ) -> Season:
     points = points or engine.LeaguePoints()
     return Season.objects.create(
@@ -77,6 +78,7 @@ def season_create(
         points_loss=points.loss,
         min_games=min_games,
         confirmed_games_only=confirmed_games_only,
+        players_from=players_from,
     )
 
 
@@ -192,9 +194,8 @@ def season_start_next(*, season: Season, name: str, starts_on: date, ends_on: da
         points=season.points,
         min_games=season.min_games,
         confirmed_games_only=season.confirmed_games_only,
+        players_from=season.players_from,
     )
-    new.players_from = season.players_from
-    new.save(update_fields=["players_from"])
     new.players.set(season.players.all())
     return new
 
