@@ -145,7 +145,7 @@ def test_the_owner_makes_the_season_count_only_confirmed_games(owner, season, pl
         -1,
     )
     page = client_as(owner).get(season.get_absolute_url()).content.decode()
-    assert "only confirmed games count" in page and "loss -1" in page
+    assert "only confirmed games count" in page and "loss −1" in page
     assert lines(season) == []
 
 
