@@ -21,7 +21,6 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from decimal import Decimal
 from typing import Any
 
 from .bounds import (
@@ -39,8 +38,8 @@ from .league import (
     HeadToHead,
     LeaguePoints,
     Line,
-    Rating,
     Standings,
+    line_of,
     standings,
 )
 from .record import Record, RecordError, parse_record, record_json, replay
@@ -195,33 +194,25 @@ def standings_json(table: Standings) -> dict[str, Any]:
 
 
 def line_json(line: Line) -> dict[str, Any]:
-    """A line of the standings as FORMAT.md writes it: its results (money as a decimal
-    string), then its rating in full."""
-    results = {column.key: column.read(line, None) for column in RESULT_COLUMNS}
-    return results | {
-        "money": str(line.money),
-        "rating": {column.key: column.read(line, None) for column in RATING_COLUMNS},
-    }
+    """A line of the standings as FORMAT.md writes it, column by column: its results
+    (money as a decimal string), then its rating in full."""
+    results = {column.key: column.dump(column.read(line, None)) for column in RESULT_COLUMNS}
+    rating = {column.key: column.dump(column.read(line, None)) for column in RATING_COLUMNS}
+    return results | {"rating": rating}
+
+
+def line_from_json(data: Mapping[str, Any]) -> Line:
+    """A line as ``line_json`` wrote it, read back by the same columns."""
+    figures = {column.key: column.load(data[column.key]) for column in RESULT_COLUMNS}
+    rating = data["rating"]
+    figures |= {column.key: column.load(rating[column.key]) for column in RATING_COLUMNS}
+    return line_of(figures)
 
 
 def standings_from_json(data: Mapping[str, Any]) -> Standings:
     """Standings as ``standings_json`` wrote them, read back: a closed season's final
     table, kept as that JSON, is shown and printed from these (no rating history)."""
-    lines = tuple(
-        Line(
-            line["rank"],
-            line["player"],
-            line["games"],
-            line["won"],
-            line["lost"],
-            line["shutout_wins"],
-            line["league_points"],
-            line["net_points"],
-            Decimal(line["money"]),
-            Rating(line["rating"]["mu"], line["rating"]["sigma"]),
-        )
-        for line in data["standings"]
-    )
+    lines = tuple(line_from_json(line) for line in data["standings"])
     head_to_head = {
         player: {
             other: HeadToHead(met["won"], met["lost"], met["net_points"])

@@ -5,13 +5,31 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from openskill.models import PlackettLuce
 
 from scorekeeper.engine import GameResult, Payment
 from scorekeeper.engine.bounds import BoundsError
-from scorekeeper.engine.league import HeadToHead, LeaguePoints, standings
+from scorekeeper.engine.league import (
+    RATING_COLUMNS,
+    RESULT_COLUMNS,
+    HeadToHead,
+    LeaguePoints,
+    Line,
+    Rating,
+    standings,
+)
 from scorekeeper.engine.record import RecordError, loads, record_json, tally
-from scorekeeper.engine.season import dumps, parse_season, season_standings, standings_json
+from scorekeeper.engine.season import (
+    dumps,
+    line_from_json,
+    line_json,
+    parse_season,
+    season_standings,
+    standings_from_json,
+    standings_json,
+)
 from scorekeeper.engine.season import loads as loads_season
 
 RECORDS = Path(__file__).resolve().parent.parent / "records"
@@ -411,3 +429,48 @@ def test_a_season_document_writes_one_party_a_line():
     assert len(lines) == 2 + 4 + 2 + len(KINDS)  # braces, four fields, "parties": [ and ]
     assert dumps(parse_season({})).endswith('  "parties": []\n}\n')
     assert json.loads(dumps(parse_season({})))["parties"] == []
+
+
+# The standings' JSON, written and read by the columns of the standings
+
+LINES = st.builds(
+    Line,
+    rank=st.none() | st.integers(1, 10_000),
+    player=st.text(min_size=1, max_size=60),
+    games=st.integers(0, 10_000),
+    won=st.integers(0, 10_000),
+    lost=st.integers(0, 10_000),
+    shutout_wins=st.integers(0, 10_000),
+    league_points=st.integers(-990_000, 990_000),
+    net_points=st.integers(-(10**7), 10**7),
+    money=st.decimals(-(10**6), 10**6, places=2, allow_nan=False, allow_infinity=False),
+    rating=st.builds(Rating, st.floats(-100, 100), st.floats(0.01, 20)),
+)
+
+
+@given(LINES)
+def test_a_line_of_the_standings_json_reads_back_as_it_was_written(line):
+    written = json.loads(json.dumps(line_json(line)))
+
+    assert line_from_json(written) == line
+    assert list(written) == [column.key for column in RESULT_COLUMNS] + ["rating"]
+    assert list(written["rating"]) == [column.key for column in RATING_COLUMNS]
+    assert isinstance(written["money"], str)
+
+
+def test_a_seasons_standings_json_reads_back_the_same_standings():
+    season = parse_season(
+        {
+            "points": {"win": 3, "shutout_win": 5, "loss": -1},
+            "min_games": 2,
+            "parties": [json.loads((RECORDS / f"{name}.json").read_text()) for name in KINDS],
+        }
+    )
+    table = season_standings(season)
+    data = json.loads(json.dumps(standings_json(table)))
+
+    read = standings_from_json(data)
+
+    assert read.lines == table.lines
+    assert read.head_to_head == table.head_to_head
+    assert standings_json(read) == data
