@@ -118,7 +118,9 @@ class Book:
     ``played`` is every result of the book's closed games, ``results`` those it counts:
     the same, or (a season that counts only confirmed games) those of the games that no
     asked player has left unconfirmed. The hand statistics (``stats``) count the hands
-    of every partie of the book (``parties``)."""
+    of every partie of the book (``parties``); where only confirmed games count, of the
+    parties none of whose closed games waits for an answer (a partie's hands are kept
+    whole, not game by game: a hand of Hollywood scores in three games)."""
 
     owner: Season | Club
     points: engine.LeaguePoints
@@ -149,6 +151,11 @@ def _confirmed(game: str = "game_id") -> Q:
     return ~_open(game)
 
 
+def _confirmed_parties() -> Q:
+    """A row whose partie has no closed game that waits for an answer."""
+    return ~Q(partie_id__in=ClosedGame.objects.filter(_open("pk")).values("partie_id"))
+
+
 def season_book(season: Season) -> Book:
     assigned = _assignments(season)
     only = season.confirmed_games_only
@@ -163,7 +170,9 @@ def season_book(season: Season) -> Book:
             _counted(season, assigned, "game__partie_id", "game__"), confirmed
         ),
         Partie.objects.filter(_counted(season, assigned, "pk")),
-        PartieStats.objects.filter(_counted(season, assigned)),
+        PartieStats.objects.filter(
+            _counted(season, assigned), _confirmed_parties() if only else Q()
+        ),
         ClosedGame.objects.filter(_counted(season, assigned), _confirmed("pk") if only else Q()),
         played,
         only,

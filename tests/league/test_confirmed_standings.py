@@ -100,6 +100,26 @@ def test_a_season_of_confirmed_games_counts_a_game_once_its_players_confirmed(
     ]
 
 
+def test_a_season_of_confirmed_games_counts_the_hands_of_its_confirmed_games_alone(
+    play, season, accounts
+):
+    only_confirmed(season)
+    partie = play(["Anna", "Ben"], [K(5, 27, knocker="Anna"), G(90, knocker="Anna")])
+    play(["Carl", "Dora"], [G(90, knocker="Carl")])  # nobody to ask: counts at once
+
+    def hands() -> dict[str, tuple[int, int]]:
+        """Each listed player's hands and gins on the season's table."""
+        table = selectors.season_table(season)
+        return {row.line.player: (row.stats.hands, row.stats.gins) for row in table.rows}
+
+    assert hands() == {"Anna": (0, 0), "Ben": (0, 0), "Carl": (1, 1), "Dora": (1, 0)}
+
+    confirm(partie, accounts["Anna"])
+    assert hands()["Anna"] == (0, 0)  # Ben has not answered
+    confirm(partie, accounts["Ben"])
+    assert hands() == {"Anna": (2, 1), "Ben": (2, 0), "Carl": (1, 1), "Dora": (1, 0)}
+
+
 def test_only_the_linked_players_are_asked(play, season, accounts):
     only_confirmed(season)
     partie = play(["Anna", "Carl"], [G(90, knocker="Carl")])
