@@ -782,19 +782,34 @@ def season_hands(season: Season):
 
 
 def season_document(season: Season) -> documents.Season:
-    """The season as a season document (FORMAT.md): its points, and each partie it
-    counts as a game record, in playing order, so that ``standings FILE`` on it gives
-    these standings. A partie the engine cannot score any more raises ``Unscorable``."""
+    """The season as a season document (FORMAT.md): its points, whether only confirmed
+    games count, and each partie it counts as a game record, in playing order, with its
+    closed games that wait for an answer, so that ``standings FILE`` on it gives these
+    standings. A partie the engine cannot score any more raises ``Unscorable``."""
+    counted = season_parties(season)
     parties = (
-        partie_with_players(season_parties(season))
+        partie_with_players(counted)
         .prefetch_related(Prefetch("hands", queryset=HANDS_IN_ORDER))
         .order_by("started_at", "pk")  # the playing order of the ratings (ratings.ORDER)
     )
-    records = []
+    open_games = ClosedGame.objects.filter(_open("pk"), partie__in=counted.values("pk"))
+    waiting = open_games.values_list("partie_id", "number")
+    records, positions = [], {}
     for partie in parties.iterator(chunk_size=500):
         with scoring(partie):
             records.append(partie_record(partie))
-    return documents.Season(season.name, season.points, season.min_games, tuple(records))
+        positions[partie.pk] = len(records)
+    pending = frozenset(
+        (positions[partie], number) for partie, number in waiting if partie in positions
+    )
+    return documents.Season(
+        season.name,
+        season.points,
+        season.min_games,
+        tuple(records),
+        season.confirmed_games_only,
+        pending,
+    )
 
 
 # The club's live board (table/live.py): the season under way and its top ten, the table

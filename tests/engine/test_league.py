@@ -426,9 +426,79 @@ def test_a_season_document_writes_one_party_a_line():
     lines = dumps(season).splitlines()
     parties = [line for line in lines if line.startswith('    {"format": "scorekeeper/1"')]
     assert len(parties) == len(KINDS)
-    assert len(lines) == 2 + 4 + 2 + len(KINDS)  # braces, four fields, "parties": [ and ]
+    assert len(lines) == 2 + 5 + 2 + len(KINDS)  # braces, five fields, "parties": [ and ]
     assert dumps(parse_season({})).endswith('  "parties": []\n}\n')
     assert json.loads(dumps(parse_season({})))["parties"] == []
+
+
+# A season of confirmed games: the games that wait for an answer
+
+
+def match_season(**fields) -> dict:
+    """A season of the match record (three games: Anna, Ben, Anna) and ``fields``."""
+    return {"parties": [json.loads((RECORDS / "match.json").read_text())]} | fields
+
+
+def games_of(document: dict) -> list[tuple[str, int, int]]:
+    return [
+        (line.player, line.games, line.won)
+        for line in season_standings(parse_season(document)).lines
+    ]
+
+
+def test_a_season_of_confirmed_games_leaves_out_the_games_that_wait_for_an_answer():
+    document = match_season(confirmed_games_only=True)
+    document["parties"][0]["pending_games"] = [2]
+
+    assert games_of(document) == [("Anna", 2, 2), ("Ben", 2, 0)]
+    assert games_of(document | {"confirmed_games_only": False}) == [
+        ("Anna", 3, 2),
+        ("Ben", 3, 1),
+    ]
+    season = parse_season(document)
+    assert (season.confirmed_games_only, season.pending) == (True, frozenset({(1, 2)}))
+    written = json.loads(dumps(season))
+    assert written["confirmed_games_only"] is True
+    assert written["parties"][0]["pending_games"] == [2]
+    assert loads_season(dumps(season)) == season
+
+
+def test_a_season_without_pending_games_writes_none():
+    written = json.loads(dumps(parse_season(match_season())))
+
+    assert written["confirmed_games_only"] is False
+    assert "pending_games" not in written["parties"][0]
+
+
+@pytest.mark.parametrize(
+    "fields, pending, message",
+    [
+        ({"confirmed_games_only": "yes"}, [], "confirmed_games_only: true or false, not 'yes'"),
+        ({}, 2, "party 1, pending_games: give a list of game numbers like [2], not 2"),
+        ({}, [0], "party 1, pending_games must be at least 1, not 0"),
+        ({}, ["2"], "party 1, pending_games must be a whole number, not '2'"),
+    ],
+)
+def test_a_bad_confirmation_in_a_season_document_is_refused_with_a_clear_line(
+    fields, pending, message
+):
+    document = match_season(**fields)
+    document["parties"][0]["pending_games"] = pending
+
+    with pytest.raises(RecordError) as refused:
+        parse_season(document)
+
+    assert refused.value.errors == [message]
+
+
+def test_a_pending_game_the_party_did_not_close_is_refused():
+    document = match_season(confirmed_games_only=True)
+    document["parties"][0]["pending_games"] = [4]
+
+    with pytest.raises(RecordError) as refused:
+        season_standings(parse_season(document))
+
+    assert refused.value.errors == ["party 1, pending_games: the party has no closed game 4"]
 
 
 # The standings' JSON, written and read by the columns of the standings

@@ -18,35 +18,15 @@ from scorekeeper.clubs.models import Club, Role
 from scorekeeper.league import selectors
 from scorekeeper.league import services as league_services
 from scorekeeper.table import services
-from scorekeeper.table.models import ClosedGame, Partie, PlayerResult
+from scorekeeper.table.models import ClosedGame, PlayerResult
 from scorekeeper.table.services import confirmations
-from tests.clubs.conftest import join
-from tests.league.conftest import G, K
+from tests.league.conftest import G, K, confirm
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def accounts(club: Club, owner: User, django_user_model: type[User]) -> dict[str, User]:
-    """Anna and Ben are members linked to their players; Carl and Dora have no account."""
-    users = {}
-    for name in ("Anna", "Ben"):
-        user = django_user_model.objects.create_user(name.lower())
-        join(club, user, Role.MEMBER)
-        player = services.player_add(club=club, name=name, owner=owner)
-        services.player_link(player=player, user=user)
-        users[name] = user
-    return users
-
-
 def club_owner(club: Club) -> User:
     return club.memberships.get(role=Role.OWNER).user
-
-
-def confirm(partie: Partie, *users: User, number: int = 1) -> None:
-    for user in users:
-        game = ClosedGame.objects.get(partie=partie, number=number)
-        confirmations.result_confirm(game=game, user=user)
 
 
 def rows(season) -> list[tuple]:
