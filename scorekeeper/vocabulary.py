@@ -435,11 +435,12 @@ def board_standings_columns() -> list[tuple[engine.league.StandingsColumn, str, 
 
 
 def season_subtitle(season) -> str:  # noqa: ANN001 (a league.Season; no model import here)
-    """A season's dates and points formula in words, for its printed standings."""
+    """A season's dates and points formula in words, for its printed standings; the
+    points written as every number is (a lost point "−1", not "-1")."""
     dates = f"{date_format(season.starts_on)} – {date_format(season.ends_on)}"
     points = gettext("win %(win)s, shutout win %(shutout)s, loss %(loss)s") % {
-        "win": season.points_win,
-        "shutout": season.points_shutout_win,
-        "loss": season.points_loss,
+        "win": number_text(season.points_win),
+        "shutout": number_text(season.points_shutout_win),
+        "loss": number_text(season.points_loss),
     }
     return f"{dates} · {points}"

@@ -90,6 +90,7 @@ def fill(owner: User, member: User) -> Partie:
         ends_on=date(2027, 2, 28),
     )
     league.partie_season_assign(partie=imported["format_example"], season=season)
+    league.season_settings_change(season=season, min_games=1, user=owner)  # audited
 
     Client().force_login(owner)  # a session row
     Client(REMOTE_ADDR="198.51.100.7").post(

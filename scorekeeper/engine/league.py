@@ -120,6 +120,12 @@ class StandingsColumn:
     [('shutout_wins', 1), ('league_points', 5), ('net_points', 120), ('money', Decimal('6.00'))]
     >>> COLUMNS["gins"].read(line, HandStats(hands=12, gins=2)), COLUMNS["gins"].read(line, None)
     (2, None)
+
+    In the JSON, money is a decimal string, read back exactly; a column derived from
+    the others (the ordinal of a rating) is written, never read back (``line_of``):
+
+    >>> COLUMNS["money"].dump(Decimal("-6.50")), COLUMNS["money"].load("-6.50")
+    ('-6.50', Decimal('-6.50'))
     """
 
     key: str
@@ -127,6 +133,16 @@ class StandingsColumn:
     signed: bool = False  # won (+) or paid (−): written with its sign
     places: int | None = None  # written to so many decimals
     strong: bool = False  # what ranks the players: set in bold
+    exact: bool = False  # a Decimal (money): a decimal string in the JSON
+    derived: bool = False  # follows from the line's other figures: not read back
+
+    def dump(self, figure: Figure) -> Figure:
+        """The figure as FORMAT.md's JSON writes it: an exact one as a decimal string."""
+        return str(figure) if self.exact and figure is not None else figure
+
+    def load(self, value: Figure) -> Figure:
+        """A figure of FORMAT.md's JSON, as ``read`` gives it (``dump`` undone)."""
+        return Decimal(value) if self.exact and value is not None else value
 
 
 def _line(name: str) -> Callable[[Line, HandStats | None], Figure]:
@@ -147,13 +163,13 @@ RESULT_COLUMNS = (
     StandingsColumn("shutout_wins", _line("shutout_wins")),
     StandingsColumn("league_points", _line("league_points"), strong=True),
     StandingsColumn("net_points", _line("net_points"), signed=True),
-    StandingsColumn("money", _line("money"), signed=True),
+    StandingsColumn("money", _line("money"), signed=True, exact=True),
 )
 # His rating in full (the JSON's, the CSV's); the tables show its ordinal, "rating".
 RATING_COLUMNS = (
     StandingsColumn("mu", lambda line, stats: line.rating.mu, places=2),
     StandingsColumn("sigma", lambda line, stats: line.rating.sigma, places=2),
-    StandingsColumn("ordinal", lambda line, stats: line.rating.ordinal, places=2),
+    StandingsColumn("ordinal", lambda line, stats: line.rating.ordinal, places=2, derived=True),
 )
 RATING_COLUMN = StandingsColumn("rating", lambda line, stats: line.rating.ordinal, places=1)
 # His hands over the season: the last columns of the page and of the PDF.
@@ -165,6 +181,19 @@ STATS_COLUMNS = (
 )
 LINE_COLUMNS = (*RESULT_COLUMNS, RATING_COLUMN)  # a line of the table, left to right
 COLUMNS = {column.key: column for column in (*LINE_COLUMNS, *RATING_COLUMNS, *STATS_COLUMNS)}
+
+
+def line_of(figures: Mapping[str, Figure]) -> Line:
+    """A line from its figures by column key, as the columns read them: its results
+    (RESULT_COLUMNS, each key the line's field of that name) and its rating
+    (RATING_COLUMNS, the derived ordinal left out).
+
+    >>> line = Line(None, "Ben", 3, 1, 2, 0, -1, -120, Decimal("-6.00"), Rating(22.9, 7.4))
+    >>> line_of({c.key: c.read(line, None) for c in (*RESULT_COLUMNS, *RATING_COLUMNS)}) == line
+    True
+    """
+    rating = {c.key: figures[c.key] for c in RATING_COLUMNS if not c.derived}
+    return Line(**{c.key: figures[c.key] for c in RESULT_COLUMNS}, rating=Rating(**rating))
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,17 @@ read, replayed and turned into standings JSON, and written back (``dumps``).
 True
 >>> standings_json(standings_from_json(data)) == data
 True
+
+A season that counts only confirmed games says so, and each party names its closed
+games that wait for an answer (``pending_games``): those are left out.
+
+>>> waits = parse_season({"confirmed_games_only": True, "parties": [
+...     {"kind": "two_player", "players": ["Anna", "Ben"], "pending_games": [1], "hands": [
+...         {"knocker": "Anna", "gin": True, "defender_deadwood": 90}]}]})
+>>> [(line.player, line.games) for line in season_standings(waits).lines]
+[('Anna', 0), ('Ben', 0)]
+>>> loads(dumps(waits)) == waits
+True
 """
 
 from __future__ import annotations
@@ -21,11 +32,11 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from decimal import Decimal
 from typing import Any
 
 from .bounds import (
     LEAGUE_POINTS,
+    MAX_HANDS,
     MAX_MIN_GAMES,
     MAX_SEASON_BYTES,
     BoundsError,
@@ -39,8 +50,8 @@ from .league import (
     HeadToHead,
     LeaguePoints,
     Line,
-    Rating,
     Standings,
+    line_of,
     standings,
 )
 from .record import Record, RecordError, parse_record, record_json, replay
@@ -55,6 +66,10 @@ class Season:
     points: LeaguePoints
     min_games: int
     parties: tuple[Record, ...]
+    confirmed_games_only: bool = False  # a game waiting for an answer does not count
+    # The closed games some player asked has not confirmed (not answered, or disputed):
+    # (the party's position, from 1; the game's number).
+    pending: frozenset[tuple[int, int]] = frozenset()
 
 
 def loads(text: str | bytes) -> Season:
@@ -88,19 +103,45 @@ def parse_season(data: Any) -> Season:
     except BoundsError as error:
         errors.append(f"min_games: a whole number from 0, not {shorten(min_games)}: {error.reason}")
         min_games = 0
+    confirmed_only = data.get("confirmed_games_only", False)
+    if not isinstance(confirmed_only, bool):
+        errors.append(f"confirmed_games_only: true or false, not {shorten(confirmed_only)}")
+        confirmed_only = False
     raw_parties = data.get("parties", [])
     if not isinstance(raw_parties, list):
         errors.append("parties: a list of game records is expected")
         raw_parties = []
     parties = []
+    pending: set[tuple[int, int]] = set()
     for number, raw in enumerate(raw_parties, start=1):
         try:
             parties.append(parse_record(raw))
         except RecordError as error:
             errors += [f"party {number}, {line}" for line in error.errors]
+        if isinstance(raw, dict):
+            pending |= {(number, game) for game in _pending_games(raw, number, errors)}
     if errors:
         raise RecordError(errors)
-    return Season(name, points, min_games, tuple(parties))
+    return Season(name, points, min_games, tuple(parties), confirmed_only, frozenset(pending))
+
+
+def _pending_games(party: dict[str, Any], number: int, errors: list[str]) -> list[int]:
+    """The numbers of the party's closed games that wait for an answer (none if absent)."""
+    value = party.get("pending_games", [])
+    if not isinstance(value, list):
+        errors.append(
+            f"party {number}, pending_games: give a list of game numbers like [2],"
+            f" not {shorten(value)}"
+        )
+        return []
+    games = []
+    for game in value:
+        try:
+            # A game needs a hand: a party has at most as many games as hands.
+            games.append(check_integer("pending_games", game, 1, MAX_HANDS))
+        except BoundsError as error:
+            errors.append(f"party {number}, {error}")
+    return games
 
 
 def _points(value: Any, errors: list[str]) -> LeaguePoints:
@@ -124,8 +165,10 @@ def _points(value: Any, errors: list[str]) -> LeaguePoints:
 
 
 def season_json(season: Season) -> dict[str, Any]:
-    """The season as FORMAT.md writes it: its name, points and min_games, and each party
-    a game record as the record export writes it."""
+    """The season as FORMAT.md writes it: its name, points, min_games and whether only
+    confirmed games count, and each party a game record as the record export writes it,
+    with the numbers of its games that wait for an answer (``pending_games``), if any."""
+    pending = _pending_by_party(season)
     return {
         "format": FORMAT,
         "name": season.name,
@@ -135,8 +178,20 @@ def season_json(season: Season) -> dict[str, Any]:
             "loss": season.points.loss,
         },
         "min_games": season.min_games,
-        "parties": [record_json(record) for record in season.parties],
+        "confirmed_games_only": season.confirmed_games_only,
+        "parties": [
+            record_json(record) | ({"pending_games": games} if (games := pending[n]) else {})
+            for n, record in enumerate(season.parties, start=1)
+        ],
     }
+
+
+def _pending_by_party(season: Season) -> dict[int, list[int]]:
+    """The numbers of each party's games that wait for an answer, by its position."""
+    pending: dict[int, list[int]] = {n: [] for n in range(1, len(season.parties) + 1)}
+    for number, game in sorted(season.pending):
+        pending.setdefault(number, []).append(game)
+    return pending
 
 
 def dumps(season: Season) -> str:
@@ -158,10 +213,12 @@ def _compact(value: Any) -> str:
 
 
 def season_results(season: Season) -> tuple[list[GameResult], list[str]]:
-    """Every closed game of the season in playing order, and every player named."""
+    """Every closed game the season counts in playing order (a season of confirmed games
+    leaves out those that wait for an answer), and every player named."""
     games: list[GameResult] = []
     players: dict[str, None] = {}
     errors: list[str] = []
+    pending = _pending_by_party(season)
     for number, record in enumerate(season.parties, start=1):
         players.update(dict.fromkeys(record.players))
         try:
@@ -169,7 +226,16 @@ def season_results(season: Season) -> tuple[list[GameResult], list[str]]:
         except RecordError as error:
             errors += [f"party {number}, {line}" for line in error.errors]
             continue
-        games += session.results(record.stake, record.stakes)
+        results = session.results(record.stake, record.stakes)
+        closed = {result.number for result in results}
+        errors += [
+            f"party {number}, pending_games: the party has no closed game {game}"
+            for game in pending[number]
+            if game not in closed
+        ]
+        if season.confirmed_games_only:
+            results = [result for result in results if result.number not in pending[number]]
+        games += results
     if errors:
         raise RecordError(errors)
     return games, list(players)
@@ -195,33 +261,25 @@ def standings_json(table: Standings) -> dict[str, Any]:
 
 
 def line_json(line: Line) -> dict[str, Any]:
-    """A line of the standings as FORMAT.md writes it: its results (money as a decimal
-    string), then its rating in full."""
-    results = {column.key: column.read(line, None) for column in RESULT_COLUMNS}
-    return results | {
-        "money": str(line.money),
-        "rating": {column.key: column.read(line, None) for column in RATING_COLUMNS},
-    }
+    """A line of the standings as FORMAT.md writes it, column by column: its results
+    (money as a decimal string), then its rating in full."""
+    results = {column.key: column.dump(column.read(line, None)) for column in RESULT_COLUMNS}
+    rating = {column.key: column.dump(column.read(line, None)) for column in RATING_COLUMNS}
+    return results | {"rating": rating}
+
+
+def line_from_json(data: Mapping[str, Any]) -> Line:
+    """A line as ``line_json`` wrote it, read back by the same columns."""
+    figures = {column.key: column.load(data[column.key]) for column in RESULT_COLUMNS}
+    rating = data["rating"]
+    figures |= {column.key: column.load(rating[column.key]) for column in RATING_COLUMNS}
+    return line_of(figures)
 
 
 def standings_from_json(data: Mapping[str, Any]) -> Standings:
     """Standings as ``standings_json`` wrote them, read back: a closed season's final
     table, kept as that JSON, is shown and printed from these (no rating history)."""
-    lines = tuple(
-        Line(
-            line["rank"],
-            line["player"],
-            line["games"],
-            line["won"],
-            line["lost"],
-            line["shutout_wins"],
-            line["league_points"],
-            line["net_points"],
-            Decimal(line["money"]),
-            Rating(line["rating"]["mu"], line["rating"]["sigma"]),
-        )
-        for line in data["standings"]
-    )
+    lines = tuple(line_from_json(line) for line in data["standings"])
     head_to_head = {
         player: {
             other: HeadToHead(met["won"], met["lost"], met["net_points"])

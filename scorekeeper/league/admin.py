@@ -13,6 +13,7 @@ from .models import (
     RatedCounting,
     RatedGame,
     Season,
+    SeasonChange,
     SeasonClose,
 )
 
@@ -110,4 +111,12 @@ class SeasonCloseAdmin(DerivedAdmin):
     """A season's closes and reopenings: the final standings as they were kept."""
 
     list_display = ("season", "closed_at", "closed_by", "reopened_at", "reopened_by")
+    list_filter = ("season__league__club",)
+
+
+@admin.register(SeasonChange)
+class SeasonChangeAdmin(DerivedAdmin):
+    """The changes of a season's settings by its owner: its audit trail, read only."""
+
+    list_display = ("season", "at", "user")
     list_filter = ("season__league__club",)

@@ -181,6 +181,36 @@ class SeasonClose(models.Model):
         return f"{self.season} closed {self.closed_at:%Y-%m-%d}"
 
 
+class SeasonChange(models.Model):
+    """A change of an open season's settings by its owner (``services.season_settings_change``):
+    who, when, and each setting that changed, by its field's name, ``before`` and ``after``
+    as JSON (a date as ``"2026-11-01"``). The season's page shows them to its owner with
+    its closes and reopenings: the season's audit trail."""
+
+    season = models.ForeignKey(
+        Season, on_delete=models.CASCADE, related_name="changes", verbose_name=_("season")
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("by"),
+    )
+    at = models.DateTimeField(_("at"), auto_now_add=True)
+    before = models.JSONField(_("before"))
+    after = models.JSONField(_("after"))
+
+    class Meta:
+        verbose_name = _("season's settings changed")
+        verbose_name_plural = _("seasons' settings changed")
+        ordering = ["-at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.season} {', '.join(self.after)}"
+
+
 class Assignment(models.Model):
     """A partie counted for a season explicitly, whatever its date."""
 

@@ -118,7 +118,9 @@ class Book:
     ``played`` is every result of the book's closed games, ``results`` those it counts:
     the same, or (a season that counts only confirmed games) those of the games that no
     asked player has left unconfirmed. The hand statistics (``stats``) count the hands
-    of every partie of the book (``parties``)."""
+    of every partie of the book (``parties``); where only confirmed games count, of the
+    parties none of whose closed games waits for an answer (a partie's hands are kept
+    whole, not game by game: a hand of Hollywood scores in three games)."""
 
     owner: Season | Club
     points: engine.LeaguePoints
@@ -149,6 +151,11 @@ def _confirmed(game: str = "game_id") -> Q:
     return ~_open(game)
 
 
+def _confirmed_parties() -> Q:
+    """A row whose partie has no closed game that waits for an answer."""
+    return ~Q(partie_id__in=ClosedGame.objects.filter(_open("pk")).values("partie_id"))
+
+
 def season_book(season: Season) -> Book:
     assigned = _assignments(season)
     only = season.confirmed_games_only
@@ -163,7 +170,9 @@ def season_book(season: Season) -> Book:
             _counted(season, assigned, "game__partie_id", "game__"), confirmed
         ),
         Partie.objects.filter(_counted(season, assigned, "pk")),
-        PartieStats.objects.filter(_counted(season, assigned)),
+        PartieStats.objects.filter(
+            _counted(season, assigned), _confirmed_parties() if only else Q()
+        ),
         ClosedGame.objects.filter(_counted(season, assigned), _confirmed("pk") if only else Q()),
         played,
         only,
@@ -773,19 +782,34 @@ def season_hands(season: Season):
 
 
 def season_document(season: Season) -> documents.Season:
-    """The season as a season document (FORMAT.md): its points, and each partie it
-    counts as a game record, in playing order, so that ``standings FILE`` on it gives
-    these standings. A partie the engine cannot score any more raises ``Unscorable``."""
+    """The season as a season document (FORMAT.md): its points, whether only confirmed
+    games count, and each partie it counts as a game record, in playing order, with its
+    closed games that wait for an answer, so that ``standings FILE`` on it gives these
+    standings. A partie the engine cannot score any more raises ``Unscorable``."""
+    counted = season_parties(season)
     parties = (
-        partie_with_players(season_parties(season))
+        partie_with_players(counted)
         .prefetch_related(Prefetch("hands", queryset=HANDS_IN_ORDER))
         .order_by("started_at", "pk")  # the playing order of the ratings (ratings.ORDER)
     )
-    records = []
+    open_games = ClosedGame.objects.filter(_open("pk"), partie__in=counted.values("pk"))
+    waiting = open_games.values_list("partie_id", "number")
+    records, positions = [], {}
     for partie in parties.iterator(chunk_size=500):
         with scoring(partie):
             records.append(partie_record(partie))
-    return documents.Season(season.name, season.points, season.min_games, tuple(records))
+        positions[partie.pk] = len(records)
+    pending = frozenset(
+        (positions[partie], number) for partie, number in waiting if partie in positions
+    )
+    return documents.Season(
+        season.name,
+        season.points,
+        season.min_games,
+        tuple(records),
+        season.confirmed_games_only,
+        pending,
+    )
 
 
 # The club's live board (table/live.py): the season under way and its top ten, the table

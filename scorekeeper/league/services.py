@@ -23,6 +23,7 @@ from .models import (
     Assignment,
     League,
     Season,
+    SeasonChange,
     SeasonClose,
 )
 
@@ -64,6 +65,7 @@ def season_create(
     points: engine.LeaguePoints | None = None,
     min_games: int = 0,
     confirmed_games_only: bool = False,
+    players_from: str = Season.Players.PLAYED,
 ) -> Season:
     points = points or engine.LeaguePoints()
     return Season.objects.create(
@@ -77,6 +79,7 @@ def season_create(
         points_loss=points.loss,
         min_games=min_games,
         confirmed_games_only=confirmed_games_only,
+        players_from=players_from,
     )
 
 
@@ -97,12 +100,14 @@ def season_settings_change(
     points: engine.LeaguePoints | None = None,
     min_games: int | None = None,
     confirmed_games_only: bool | None = None,
+    user: AbstractBaseUser | None = None,
 ) -> Season:
     """Change the settings of an open season (None: unchanged). Its standings follow at
     once: they are counted from its parties by these settings (and the club's board sees
     the change, its ETag being made of the season's fields). A closed season's settings
     do not change (SeasonClosedError): its final standings were counted by them, so reopen
-    it first."""
+    it first. The settings that changed are kept, by ``user``, in the season's audit
+    trail (``SeasonChange``); a change that changes nothing keeps nothing."""
     locked = Season.objects.select_for_update().get(pk=season.pk)
     if locked.closed_at is not None:
         raise SeasonClosedError(f"the season {locked} is closed")
@@ -121,6 +126,7 @@ def season_settings_change(
             "points_loss": points.loss,
         }
     changes = {field: value for field, value in changes.items() if value is not None}
+    before = {field: _as_json(getattr(locked, field)) for field in changes}
     for field, value in changes.items():
         setattr(locked, field, value)
     if not locked.name:
@@ -130,9 +136,22 @@ def season_settings_change(
     if not 0 <= locked.min_games <= bounds.MAX_MIN_GAMES:
         raise SeasonSettingsError(f"games to be ranked: 0 to {bounds.MAX_MIN_GAMES}")
     locked.save(update_fields=list(changes))
+    changed = [field for field in changes if _as_json(changes[field]) != before[field]]
+    if changed:
+        SeasonChange.objects.create(
+            season=locked,
+            user=user,
+            before={field: before[field] for field in changed},
+            after={field: _as_json(changes[field]) for field in changed},
+        )
     for field, value in changes.items():  # the caller's season reads the new settings too
         setattr(season, field, value)
     return locked
+
+
+def _as_json(value: object) -> object:
+    """A setting as the audit trail keeps it: a date as its ISO text, the rest as it is."""
+    return value.isoformat() if isinstance(value, date) else value
 
 
 def season_share(*, season: Season, shared: bool) -> Season:
@@ -192,9 +211,8 @@ def season_start_next(*, season: Season, name: str, starts_on: date, ends_on: da
         points=season.points,
         min_games=season.min_games,
         confirmed_games_only=season.confirmed_games_only,
+        players_from=season.players_from,
     )
-    new.players_from = season.players_from
-    new.save(update_fields=["players_from"])
     new.players.set(season.players.all())
     return new
 

@@ -632,6 +632,16 @@
 
   // --- The service worker ---
 
+  // Whether the worker answered for this page as it loaded (and so kept it, where it keeps
+  // pages), read as the script runs: a page that came before the worker is active is
+  // taken over by it on its activation (clients.claim()), which may be before this page
+  // hears that the worker is ready, so the controller then says nothing of how it came.
+  const servedByWorker = (() => {
+    if (!("serviceWorker" in navigator) || !navigator.serviceWorker.controller) return false;
+    const [loading] = performance.getEntriesByType("navigation");
+    return !loading || loading.workerStart > 0; // 0: the page came from the network alone
+  })();
+
   function keepPage() {
     if (!("serviceWorker" in navigator)) return;
     navigator.serviceWorker.ready.then((registration) => {
@@ -646,8 +656,8 @@
       .register(url, { scope: "/" })
       .then(() => navigator.serviceWorker.ready)
       .then(() => {
-        // This page came before the worker did: it is kept now.
-        if (!navigator.serviceWorker.controller) keepPage();
+        // This page came before the worker did: the worker, active now, keeps it.
+        if (!servedByWorker) keepPage();
       })
       .catch(() => null); // no worker (a private window, plain http): the site works without
   }

@@ -9,12 +9,15 @@ Set SCREENSHOTS to a folder (docs/screenshots) to keep pictures of the offline s
 360 px in both languages.
 """
 
+import itertools
 import os
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from django.conf import settings
 from django.contrib.auth.models import User
+from django.test import Client
 from playwright.sync_api import BrowserContext, Page, expect
 
 from scorekeeper import engine
@@ -61,17 +64,42 @@ def open_partie(context: BrowserContext, partie: Partie) -> Page:
     return page
 
 
+WAITS = itertools.count()
+
+
+def wait_until(page: Page, check: str, arg: object = None) -> None:
+    """Wait until `check`, an async JavaScript function of `arg`, answers true: it is asked
+    again after each answer. (`wait_for_function` takes the promise of an async function
+    for a true answer at once, whatever it resolves to.)"""
+    key = f"waited{next(WAITS)}"
+    page.wait_for_function(
+        f"""(arg) => {{
+          const state = window.{key} || (window.{key} = {{ done: false, asking: false }});
+          if (!state.done && !state.asking) {{
+            state.asking = true;
+            Promise.resolve(({check})(arg)).then(
+              (answer) => {{ state.done = !!answer; state.asking = false; }},
+              () => {{ state.asking = false; }});
+          }}
+          return state.done;
+        }}""",
+        arg=arg,
+    )
+
+
 def wait_until_kept(page: Page) -> None:
     """The service worker runs the page and has kept a copy of it on the phone."""
-    page.wait_for_function(
+    wait_until(
+        page,
         """async () => !!navigator.serviceWorker.controller
-             && !!(await caches.match(location.pathname))"""
+             && !!(await caches.match(location.pathname))""",
     )
 
 
 def wait_until_draft_kept(page: Page, name: str, value: str) -> None:
     """The phone has stored the half-typed form with `name` set to `value`."""
-    page.wait_for_function(
+    wait_until(
+        page,
         """([name, value]) => new Promise((resolve) => {
              const opening = indexedDB.open("scorekeeper");
              opening.onsuccess = () => {
@@ -80,7 +108,7 @@ def wait_until_draft_kept(page: Page, name: str, value: str) -> None:
                  draft.fields.some(([n, v]) => n === name && v === value)));
              };
            })""",
-        arg=[name, value],
+        [name, value],
     )
 
 
@@ -293,6 +321,46 @@ def test_nothing_entered_is_not_kept(phone: BrowserContext, log_in, owner: User,
         "Nothing entered yet: enter the hand, then record it."
     )
     expect(waiting(page)).to_have_count(0)
+    expect_no_error(page, phone)
+
+
+# The worker takes the page over (clients.claim() on its activation) before the page
+# hears that it is ready: an order the browser may choose, made certain here.
+CLAIMED_BEFORE_READY = """
+if (window.ServiceWorkerContainer && navigator.serviceWorker) {  // not on about:blank
+  const container = navigator.serviceWorker;
+  const ready = Object.getOwnPropertyDescriptor(ServiceWorkerContainer.prototype, "ready").get;
+  Object.defineProperty(container, "ready", {
+    get: () => ready.call(container).then((registration) => container.controller
+      ? registration
+      : new Promise((resolve) => container.addEventListener(
+          "controllerchange", () => resolve(registration), { once: true }))),
+  });
+}
+"""
+
+
+def test_the_first_page_opened_is_kept_when_the_worker_takes_it_over_first(
+    phone: BrowserContext, owner: User, partie: Partie, live_server
+):
+    client = Client()
+    client.force_login(owner)  # no page of the site opened yet: no worker on this phone
+    session = client.cookies[settings.SESSION_COOKIE_NAME].value
+    phone.add_cookies(
+        [{"name": settings.SESSION_COOKIE_NAME, "value": session, "url": live_server.url}]
+    )
+    phone.add_init_script(CLAIMED_BEFORE_READY)
+    page = phone.new_page()
+
+    page.goto(partie.get_absolute_url())  # fetched before the worker was there
+    wait_until_kept(page)
+    page.close()
+    phone.set_offline(True)
+    page = phone.new_page()
+    response = page.goto(partie.get_absolute_url())
+
+    assert response is not None and response.from_service_worker  # the copy on the phone
+    expect(page.locator("form.hand-form")).to_be_visible()
     expect_no_error(page, phone)
 
 

@@ -5,13 +5,31 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from openskill.models import PlackettLuce
 
 from scorekeeper.engine import GameResult, Payment
 from scorekeeper.engine.bounds import BoundsError
-from scorekeeper.engine.league import HeadToHead, LeaguePoints, standings
+from scorekeeper.engine.league import (
+    RATING_COLUMNS,
+    RESULT_COLUMNS,
+    HeadToHead,
+    LeaguePoints,
+    Line,
+    Rating,
+    standings,
+)
 from scorekeeper.engine.record import RecordError, loads, record_json, tally
-from scorekeeper.engine.season import dumps, parse_season, season_standings, standings_json
+from scorekeeper.engine.season import (
+    dumps,
+    line_from_json,
+    line_json,
+    parse_season,
+    season_standings,
+    standings_from_json,
+    standings_json,
+)
 from scorekeeper.engine.season import loads as loads_season
 
 RECORDS = Path(__file__).resolve().parent.parent / "records"
@@ -408,6 +426,121 @@ def test_a_season_document_writes_one_party_a_line():
     lines = dumps(season).splitlines()
     parties = [line for line in lines if line.startswith('    {"format": "scorekeeper/1"')]
     assert len(parties) == len(KINDS)
-    assert len(lines) == 2 + 4 + 2 + len(KINDS)  # braces, four fields, "parties": [ and ]
+    assert len(lines) == 2 + 5 + 2 + len(KINDS)  # braces, five fields, "parties": [ and ]
     assert dumps(parse_season({})).endswith('  "parties": []\n}\n')
     assert json.loads(dumps(parse_season({})))["parties"] == []
+
+
+# A season of confirmed games: the games that wait for an answer
+
+
+def match_season(**fields) -> dict:
+    """A season of the match record (three games: Anna, Ben, Anna) and ``fields``."""
+    return {"parties": [json.loads((RECORDS / "match.json").read_text())]} | fields
+
+
+def games_of(document: dict) -> list[tuple[str, int, int]]:
+    return [
+        (line.player, line.games, line.won)
+        for line in season_standings(parse_season(document)).lines
+    ]
+
+
+def test_a_season_of_confirmed_games_leaves_out_the_games_that_wait_for_an_answer():
+    document = match_season(confirmed_games_only=True)
+    document["parties"][0]["pending_games"] = [2]
+
+    assert games_of(document) == [("Anna", 2, 2), ("Ben", 2, 0)]
+    assert games_of(document | {"confirmed_games_only": False}) == [
+        ("Anna", 3, 2),
+        ("Ben", 3, 1),
+    ]
+    season = parse_season(document)
+    assert (season.confirmed_games_only, season.pending) == (True, frozenset({(1, 2)}))
+    written = json.loads(dumps(season))
+    assert written["confirmed_games_only"] is True
+    assert written["parties"][0]["pending_games"] == [2]
+    assert loads_season(dumps(season)) == season
+
+
+def test_a_season_without_pending_games_writes_none():
+    written = json.loads(dumps(parse_season(match_season())))
+
+    assert written["confirmed_games_only"] is False
+    assert "pending_games" not in written["parties"][0]
+
+
+@pytest.mark.parametrize(
+    "fields, pending, message",
+    [
+        ({"confirmed_games_only": "yes"}, [], "confirmed_games_only: true or false, not 'yes'"),
+        ({}, 2, "party 1, pending_games: give a list of game numbers like [2], not 2"),
+        ({}, [0], "party 1, pending_games must be at least 1, not 0"),
+        ({}, ["2"], "party 1, pending_games must be a whole number, not '2'"),
+    ],
+)
+def test_a_bad_confirmation_in_a_season_document_is_refused_with_a_clear_line(
+    fields, pending, message
+):
+    document = match_season(**fields)
+    document["parties"][0]["pending_games"] = pending
+
+    with pytest.raises(RecordError) as refused:
+        parse_season(document)
+
+    assert refused.value.errors == [message]
+
+
+def test_a_pending_game_the_party_did_not_close_is_refused():
+    document = match_season(confirmed_games_only=True)
+    document["parties"][0]["pending_games"] = [4]
+
+    with pytest.raises(RecordError) as refused:
+        season_standings(parse_season(document))
+
+    assert refused.value.errors == ["party 1, pending_games: the party has no closed game 4"]
+
+
+# The standings' JSON, written and read by the columns of the standings
+
+LINES = st.builds(
+    Line,
+    rank=st.none() | st.integers(1, 10_000),
+    player=st.text(min_size=1, max_size=60),
+    games=st.integers(0, 10_000),
+    won=st.integers(0, 10_000),
+    lost=st.integers(0, 10_000),
+    shutout_wins=st.integers(0, 10_000),
+    league_points=st.integers(-990_000, 990_000),
+    net_points=st.integers(-(10**7), 10**7),
+    money=st.decimals(-(10**6), 10**6, places=2, allow_nan=False, allow_infinity=False),
+    rating=st.builds(Rating, st.floats(-100, 100), st.floats(0.01, 20)),
+)
+
+
+@given(LINES)
+def test_a_line_of_the_standings_json_reads_back_as_it_was_written(line):
+    written = json.loads(json.dumps(line_json(line)))
+
+    assert line_from_json(written) == line
+    assert list(written) == [column.key for column in RESULT_COLUMNS] + ["rating"]
+    assert list(written["rating"]) == [column.key for column in RATING_COLUMNS]
+    assert isinstance(written["money"], str)
+
+
+def test_a_seasons_standings_json_reads_back_the_same_standings():
+    season = parse_season(
+        {
+            "points": {"win": 3, "shutout_win": 5, "loss": -1},
+            "min_games": 2,
+            "parties": [json.loads((RECORDS / f"{name}.json").read_text()) for name in KINDS],
+        }
+    )
+    table = season_standings(season)
+    data = json.loads(json.dumps(standings_json(table)))
+
+    read = standings_from_json(data)
+
+    assert read.lines == table.lines
+    assert read.head_to_head == table.head_to_head
+    assert standings_json(read) == data

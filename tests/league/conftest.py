@@ -14,6 +14,7 @@ from scorekeeper.league import services as league_services
 from scorekeeper.league.models import Season
 from scorekeeper.table import services
 from scorekeeper.table.models import ClosedGame, Partie, PartieStats, PlayerResult
+from scorekeeper.table.services import confirmations
 from scorekeeper.table.services.results import games_renew
 from tests.clubs.conftest import join
 
@@ -42,6 +43,27 @@ def season(club: Club) -> Season:
         starts_on=today - timedelta(days=30),
         ends_on=today + timedelta(days=30),
     )
+
+
+@pytest.fixture
+def accounts(club: Club, owner: User, django_user_model: type[User]) -> dict[str, User]:
+    """Anna and Ben are members linked to their players, asked to confirm their games;
+    Carl and Dora have no account."""
+    users = {}
+    for name in ("Anna", "Ben"):
+        user = django_user_model.objects.create_user(name.lower())
+        join(club, user, Role.MEMBER)
+        player = services.player_add(club=club, name=name, owner=owner)
+        services.player_link(player=player, user=user)
+        users[name] = user
+    return users
+
+
+def confirm(partie: Partie, *users: User, number: int = 1) -> None:
+    """The partie's game ``number`` confirmed by each of ``users``."""
+    for user in users:
+        game = ClosedGame.objects.get(partie=partie, number=number)
+        confirmations.result_confirm(game=game, user=user)
 
 
 @pytest.fixture

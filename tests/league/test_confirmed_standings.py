@@ -18,35 +18,15 @@ from scorekeeper.clubs.models import Club, Role
 from scorekeeper.league import selectors
 from scorekeeper.league import services as league_services
 from scorekeeper.table import services
-from scorekeeper.table.models import ClosedGame, Partie, PlayerResult
+from scorekeeper.table.models import ClosedGame, PlayerResult
 from scorekeeper.table.services import confirmations
-from tests.clubs.conftest import join
-from tests.league.conftest import G, K
+from tests.league.conftest import G, K, confirm
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def accounts(club: Club, owner: User, django_user_model: type[User]) -> dict[str, User]:
-    """Anna and Ben are members linked to their players; Carl and Dora have no account."""
-    users = {}
-    for name in ("Anna", "Ben"):
-        user = django_user_model.objects.create_user(name.lower())
-        join(club, user, Role.MEMBER)
-        player = services.player_add(club=club, name=name, owner=owner)
-        services.player_link(player=player, user=user)
-        users[name] = user
-    return users
-
-
 def club_owner(club: Club) -> User:
     return club.memberships.get(role=Role.OWNER).user
-
-
-def confirm(partie: Partie, *users: User, number: int = 1) -> None:
-    for user in users:
-        game = ClosedGame.objects.get(partie=partie, number=number)
-        confirmations.result_confirm(game=game, user=user)
 
 
 def rows(season) -> list[tuple]:
@@ -98,6 +78,26 @@ def test_a_season_of_confirmed_games_counts_a_game_once_its_players_confirmed(
         ("Ben", 1, 0, 0),
         ("Dora", 1, 0, 0),
     ]
+
+
+def test_a_season_of_confirmed_games_counts_the_hands_of_its_confirmed_games_alone(
+    play, season, accounts
+):
+    only_confirmed(season)
+    partie = play(["Anna", "Ben"], [K(5, 27, knocker="Anna"), G(90, knocker="Anna")])
+    play(["Carl", "Dora"], [G(90, knocker="Carl")])  # nobody to ask: counts at once
+
+    def hands() -> dict[str, tuple[int, int]]:
+        """Each listed player's hands and gins on the season's table."""
+        table = selectors.season_table(season)
+        return {row.line.player: (row.stats.hands, row.stats.gins) for row in table.rows}
+
+    assert hands() == {"Anna": (0, 0), "Ben": (0, 0), "Carl": (1, 1), "Dora": (1, 0)}
+
+    confirm(partie, accounts["Anna"])
+    assert hands()["Anna"] == (0, 0)  # Ben has not answered
+    confirm(partie, accounts["Ben"])
+    assert hands() == {"Anna": (2, 1), "Ben": (2, 0), "Carl": (1, 1), "Dora": (1, 0)}
 
 
 def test_only_the_linked_players_are_asked(play, season, accounts):

@@ -16,11 +16,12 @@ from django.urls import reverse
 
 from scorekeeper.engine import Hand
 from scorekeeper.engine.record import loads
+from scorekeeper.engine.season import standings_json
 from scorekeeper.league import selectors
 from scorekeeper.league import services as league_services
 from scorekeeper.table import services
 from scorekeeper.table.models import Partie
-from tests.league.conftest import G, K, moved
+from tests.league.conftest import G, K, confirm, moved
 
 pytestmark = pytest.mark.django_db
 
@@ -132,6 +133,45 @@ def test_a_loss_that_costs_a_point_stands_alike_in_the_database_and_the_document
         (2, "Anna", 1, 1, 3 - 1),
         (3, "Ben", 0, 2, -1 - 1),
     ]
+
+
+def test_a_season_of_confirmed_games_reads_back_into_its_page_with_a_game_pending(
+    play, season, accounts, tmp_path
+):
+    season.confirmed_games_only = True
+    season.save()
+    first = play(["Anna", "Ben"], [G(90, knocker="Anna")])
+    confirm(first, accounts["Anna"], accounts["Ben"])
+    play(["Ben", "Anna"], [G(90, knocker="Ben")])  # waits for Anna and Ben
+    play(["Carl", "Anna"], [K(3, 20, knocker="Carl"), G(90, knocker="Carl")])  # for Anna
+    play(["Carl", "Dora"], [G(90, knocker="Dora")])  # nobody to ask: counts at once
+
+    text = export(season)
+    page = standings_json(selectors.season_table(season).standings)
+
+    document = json.loads(text)
+    assert document["confirmed_games_only"] is True
+    assert [party.get("pending_games") for party in document["parties"]] == [
+        None, [1], [1], None,
+    ]  # fmt: skip
+    assert json.loads(read_back(text, tmp_path)) == page
+    assert read_back(text, tmp_path) == standings("--season", str(season.pk))
+    games = {line["player"]: (line["games"], line["won"]) for line in page["standings"]}
+    assert games == {"Anna": (1, 1), "Ben": (1, 0), "Carl": (1, 0), "Dora": (1, 1)}
+
+
+def test_a_season_that_counts_every_game_names_its_pending_ones_and_counts_them(
+    play, season, accounts, tmp_path
+):
+    play(["Anna", "Ben"], [G(90, knocker="Anna")])  # waits for Anna and Ben
+
+    text = export(season)
+
+    document = json.loads(text)
+    assert document["confirmed_games_only"] is False
+    assert document["parties"][0]["pending_games"] == [1]
+    assert read_back(text, tmp_path) == standings("--season", str(season.pk))
+    assert [line["games"] for line in json.loads(read_back(text, tmp_path))["standings"]] == [1, 1]
 
 
 def test_a_partie_the_engine_cannot_score_stops_the_export_with_a_clear_line(play, season, capsys):

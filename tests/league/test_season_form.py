@@ -62,7 +62,7 @@ def test_the_owner_starts_a_season_where_a_loss_costs_a_point(client_owner, club
     assert response.status_code == 302
     season = Season.objects.get()
     assert season.points == LeaguePoints(win=2, shutout_win=3, loss=-1)
-    assert "loss -1" in client_owner.get(response.url).content.decode()
+    assert "loss −1" in client_owner.get(response.url).content.decode()
 
 
 @pytest.mark.django_db

@@ -11,7 +11,9 @@ import json
 import pytest
 from django.contrib.auth.models import User
 from django.core.management import call_command
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import translation
 
@@ -165,6 +167,20 @@ def test_the_next_season_copies_the_list(listed, owner):
     assert after.players_from == ROSTER
     assert chosen(after) == ["Anna", "Ben", "Carl", "Dora"]
     assert selectors.season_table(after).without_games == ["Anna", "Ben", "Carl", "Dora"]
+
+
+def test_the_next_season_is_written_with_its_players_in_one_insert(listed, owner):
+    services.season_close(season=listed, user=owner)
+
+    with CaptureQueriesContext(connection) as queries:
+        after = services.season_start_next(
+            season=listed, name="Winter", starts_on=listed.ends_on, ends_on=listed.ends_on
+        )
+
+    season_rows = ('INSERT INTO "league_season" ', 'UPDATE "league_season" ')
+    writes = [q["sql"].split()[0] for q in queries if q["sql"].startswith(season_rows)]
+    assert writes == ["INSERT"]  # the season's row, its players' rows aside
+    assert Season.objects.get(pk=after.pk).players_from == ROSTER
 
 
 def test_a_merge_lists_the_player_who_stays_and_its_undo_puts_the_list_back(listed, roster, owner):

@@ -14,7 +14,7 @@ from django.utils import translation
 from scorekeeper.clubs.models import Club, Role
 from scorekeeper.engine import LeaguePoints
 from scorekeeper.league import selectors, services
-from scorekeeper.league.models import Season
+from scorekeeper.league.models import Season, SeasonChange
 from scorekeeper.table import services as table_services
 from scorekeeper.table.models import ClosedGame
 from scorekeeper.table.services import confirmations
@@ -100,6 +100,33 @@ def test_a_closed_seasons_settings_do_not_change(season, owner):
     assert season.confirmed_games_only is False
 
 
+def test_a_change_is_kept_in_the_seasons_audit_trail_with_what_it_changed(season, owner):
+    last_day = season.ends_on
+
+    services.season_settings_change(
+        season=season,
+        name="Autumn",  # as it was
+        ends_on=last_day + timedelta(days=7),
+        points=LeaguePoints(2, 3, -1),  # the loss alone changes
+        confirmed_games_only=True,
+        user=owner,
+    )
+    services.season_settings_change(season=season, name="Autumn", user=owner)  # nothing new
+
+    change = SeasonChange.objects.get(season=season)
+    assert change.user == owner
+    assert change.before == {
+        "ends_on": last_day.isoformat(),
+        "points_loss": 0,
+        "confirmed_games_only": False,
+    }
+    assert change.after == {
+        "ends_on": (last_day + timedelta(days=7)).isoformat(),
+        "points_loss": -1,
+        "confirmed_games_only": True,
+    }
+
+
 @pytest.mark.parametrize(
     "changes",
     [{"name": "  "}, {"min_games": -1}, {"ends_on_days": -31}],
@@ -145,8 +172,32 @@ def test_the_owner_makes_the_season_count_only_confirmed_games(owner, season, pl
         -1,
     )
     page = client_as(owner).get(season.get_absolute_url()).content.decode()
-    assert "only confirmed games count" in page and "loss -1" in page
+    assert "only confirmed games count" in page and "loss −1" in page
     assert lines(season) == []
+
+
+def test_the_owner_reads_on_the_season_page_who_changed_which_setting(owner, member, season):
+    data = form_data(season, confirmed_games_only="on", points_loss=-1, kinds=["hollywood"])
+    client_as(owner).post(settings_url(season), data)
+    client_as(owner).post(settings_url(season), data)  # the same again: nothing to keep
+
+    page = client_as(owner).get(season.get_absolute_url()).content.decode()
+    with translation.override("de"):
+        german = client_as(owner).get(season.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="de")
+    members = client_as(member).get(season.get_absolute_url()).content.decode()
+
+    assert page.count('class="settings-change"') == 1
+    assert "Settings changed on " in page and " by owner: kinds counted every kind counts" in page
+    assert (
+        "kinds counted every kind counts → Hollywood; points for a loss 0 → −1;"
+        " only confirmed games count no → yes</li>"
+    ) in page
+    assert "Einstellungen geändert am " in german.content.decode()
+    assert (
+        "von owner: gezählte Arten jede Art zählt → Hollywood; Punkte für eine Niederlage"
+        " 0 → −1; nur bestätigte Partien zählen nein → ja</li>"
+    ) in german.content.decode()
+    assert "Settings changed" not in members
 
 
 def test_a_setting_the_form_cannot_take_is_refused_with_the_reason(owner, season):

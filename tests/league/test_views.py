@@ -133,7 +133,11 @@ def test_page_pdf_csv_and_board_write_a_lost_league_point_with_the_minus_of_ever
     assert ben[6] == "−1"
     for document in (pdf, noticeboard.content):
         assert re.search(r"2 Ben 1 0 1 (0 )?−1 −330", text_of(document))
+        assert "loss −1" in text_of(document)  # the points formula under the title
     assert "-1" not in ben and "<strong>-1</strong>" not in page + board
+    assert "loss −1" in page and "loss -1" not in page
+    next_season = client.get(reverse("season_next", args=[season.pk])).content.decode()
+    assert "loss −1" in next_season
 
 
 def test_a_german_reader_gets_german_csv_with_decimal_commas(owner, played):

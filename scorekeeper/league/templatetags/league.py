@@ -1,17 +1,23 @@
 """Template helpers of the standings: sort links, each column's figures and rates
-(numbers elsewhere: the table library's ``number`` and ``signed``)."""
+(numbers elsewhere: the table library's ``number`` and ``signed``); a change of a
+season's settings in words."""
 
+from datetime import date
 from html import escape
 
 from django import template
 from django.urls import reverse
+from django.utils.formats import date_format
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import ngettext, pgettext
+from django.utils.translation import gettext, ngettext, pgettext
 
 from scorekeeper.engine import HandStats
 from scorekeeper.engine.league import Line, StandingsColumn
 from scorekeeper.formats import figure_text, number_text
+from scorekeeper.vocabulary import kind_name
+
+from ..models import Season, SeasonChange
 
 register = template.Library()
 
@@ -131,3 +137,31 @@ def _meeting(meeting) -> str:
         return ""
     net = number_text(meeting.net_points, sign=True)
     return f"{meeting.won}–{meeting.lost}<small>{net}</small>"
+
+
+@register.simple_tag
+def season_change(change: SeasonChange) -> str:
+    """The settings a change altered, in words, each named as the season's form names it,
+    in the order of the form: 'last day 30/11/2026 → 31/12/2026; points for a loss 0 → −1'."""
+    return "; ".join(
+        f"{field.verbose_name} {_setting(field.name, change.before.get(field.name))}"
+        f" → {_setting(field.name, change.after[field.name])}"
+        for field in Season._meta.concrete_fields  # a JSON object keeps no order (jsonb)
+        if field.name in change.after
+    )
+
+
+def _setting(field: str, value: object) -> str:
+    """A season's setting as the audit trail keeps it, in words and numbers as every page
+    writes them (a date in the reader's form, a lost point "−1")."""
+    if value is None:
+        return "–"
+    if field in ("starts_on", "ends_on"):
+        return date_format(date.fromisoformat(str(value)), "SHORT_DATE_FORMAT")
+    if field == "kinds":
+        return ", ".join(kind_name(kind) for kind in value) or gettext("every kind counts")
+    if isinstance(value, bool):
+        return gettext("yes") if value else gettext("no")
+    if isinstance(value, int):
+        return number_text(value)
+    return str(value)

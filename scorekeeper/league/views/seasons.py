@@ -6,7 +6,7 @@ selectors."""
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
@@ -42,7 +42,7 @@ from scorekeeper.vocabulary import (
 
 from .. import exports, selectors, services
 from ..forms import LeagueForm, PartieSeasonForm, SeasonDatesForm, SeasonForm, SeasonPlayersForm
-from ..models import League, Season, SeasonClose
+from ..models import League, Season, SeasonChange, SeasonClose
 
 SORTABLE = tuple(selectors.SORTS)
 # What decides the rank is shown on a phone without scrolling sideways (KEY_COLUMNS, with
@@ -59,11 +59,15 @@ COLUMNS = [
 
 def _season(request: HttpRequest, pk: int, need: Role = Role.MEMBER) -> Season:
     """A season of one of the user's clubs, with the role asked for; else 404."""
-    # Whether it was ever closed rides along: only then is its history read.
+    # Whether it was ever closed or changed rides along: only then is its history read.
     closes = SeasonClose.objects.filter(season=OuterRef("pk"))
+    changes = SeasonChange.objects.filter(season=OuterRef("pk"))
+    seasons = Season.objects.select_related("league__club").annotate(
+        ever_closed=Exists(closes), ever_changed=Exists(changes)
+    )
     return object_in_club(
         request,
-        Season.objects.select_related("league__club").annotate(ever_closed=Exists(closes)),
+        seasons,
         pk,
         need,
         club="league__club",
@@ -143,10 +147,8 @@ def _render_standings(request: HtmxHttpRequest, season: Season, role: Role | Non
     # A club's season may have thousands of players: the page shows PAGE rows at a time.
     page = Paginator(table.sorted_rows(sort, descending), PAGE).get_page(request.GET.get("page"))
     history = []
-    if role == Role.OWNER and getattr(season, "ever_closed", False) and not request.htmx:
-        history = season.closes.select_related("closed_by", "reopened_by").defer(
-            "final_standings", "players"
-        )
+    if role == Role.OWNER and not request.htmx:
+        history = _history(season)
     context = {
         "season": season,
         "close": table.close,
@@ -166,6 +168,23 @@ def _render_standings(request: HtmxHttpRequest, season: Season, role: Role | Non
     if request.htmx:
         template += "#standings"
     return render(request, template, context)
+
+
+# An entry of a season's audit trail: when, and a close (with its reopening) or a change
+# of its settings.
+HistoryEntry = tuple[datetime, SeasonClose | None, SeasonChange | None]
+
+
+def _history(season: Season) -> list[HistoryEntry]:
+    """The season's audit trail, newest first: each close (with its reopening) and each
+    change of its settings, as ``(when, close, change)``, one of the two None."""
+    history: list[HistoryEntry] = []
+    if getattr(season, "ever_closed", False):
+        closes = season.closes.select_related("closed_by", "reopened_by")
+        history += [(c.closed_at, c, None) for c in closes.defer("final_standings", "players")]
+    if getattr(season, "ever_changed", False):
+        history += [(c.at, None, c) for c in season.changes.select_related("user")]
+    return sorted(history, key=lambda entry: entry[0], reverse=True)
 
 
 def _pending_note(table: selectors.SeasonTable) -> str | None:
@@ -347,6 +366,7 @@ def season_settings(request: HttpRequest, pk: int) -> HttpResponse:
                 points=data["points"],
                 min_games=data["min_games"],
                 confirmed_games_only=data["confirmed_games_only"],
+                user=request.user,
             )
         except services.SeasonClosedError:
             form.add_error(None, closed)
