@@ -31,9 +31,7 @@ from django.db.models import (
     Sum,
     Value,
     When,
-    Window,
 )
-from django.db.models.functions import RowNumber
 from django.utils import timezone
 
 from scorekeeper import engine
@@ -385,24 +383,18 @@ def hand_stats(book: Book, players: Iterable[int] | None = None) -> dict[int, en
 
 
 def trends(book: Book, players: Iterable[int]) -> dict[int, tuple[bool, ...]]:
-    """Each player's last TREND results, oldest first: True a win."""
-    last = (
-        book.results.filter(player_id__in=list(players))
-        .annotate(
-            back=Window(
-                RowNumber(),
-                partition_by="player_id",
-                order_by=[F("started_at").desc(), F("partie_id").desc(), F("number").desc()],
-            )
-        )
-        .filter(back__lte=TREND)
-        .values_list("player_id", "won", "back")
+    """Each player's last TREND results, oldest first: True a win. Read player by player,
+    newest first, so that each stops after his last few games (an index on the player and
+    the start): a page of players, not their whole seasons."""
+    newest = book.results.filter(player_id=OuterRef("pk")).order_by(
+        "-started_at", "-partie_id", "-number"
     )
-    runs: dict[int, list[tuple[int, bool]]] = {}
-    for player, won, back in last:
-        runs.setdefault(player, []).append((back, won))
+    back = {f"back{n}": Subquery(newest.values("won")[n : n + 1]) for n in range(TREND)}
+    rows = Player.objects.filter(pk__in=list(players)).annotate(**back)
     return {
-        player: tuple(won for _, won in sorted(run, reverse=True)) for player, run in runs.items()
+        player: tuple(won for won in reversed(last) if won is not None)
+        for player, *last in rows.values_list("pk", *back)
+        if last[0] is not None
     }
 
 
@@ -412,8 +404,8 @@ class StandingsRow:
 
     line: engine.league.Line
     player_id: int  # for the link to his page
-    stats: engine.HandStats  # his hands over the season
-    trend: tuple[bool, ...] = ()  # the last results, oldest first: True a win (with_trends)
+    stats: engine.HandStats | None  # his hands over the season (None: not read yet)
+    trend: tuple[bool, ...] = ()  # the last results, oldest first: True a win (with_details)
     linked: bool = True  # False: a closed season's player who is gone (merged, deleted)
     pending: int = 0  # his games of the season that some asked player has not confirmed
 
@@ -423,7 +415,8 @@ def _sorted_by(column: engine.league.StandingsColumn) -> Callable[[StandingsRow]
 
 
 # The columns the standings can be sorted by: how to read each from a row (a column of
-# the standings as it reads a line, or a rate). None sorts last.
+# the standings as it reads a line, or a rate). None sorts last. Those of the hands need
+# every row's hands read first (SeasonTable.sorted_rows).
 SORTS = {
     **{
         column.key: _sorted_by(column)
@@ -432,14 +425,18 @@ SORTS = {
     "gin_rate": lambda row: row.stats.gin_rate,
     "undercut_rate": lambda row: row.stats.undercut_rate,
 }
+HAND_SORTS = {column.key for column in engine.league.STATS_COLUMNS} | {"gin_rate", "undercut_rate"}
 
 
 MATRIX = 20  # players in the page's head-to-head matrix: the top of the standings
+PAGE = 100  # the most rows a page of the standings shows
 
 
 class SeasonTable:
     """A season's standings: each player's row, and the head-to-head, read when asked
-    for (a large season's meetings are many)."""
+    for (a large season's meetings are many). A page of the table reads the hands and
+    trends of its own rows alone (``with_details``); ``rows`` and ``played_rows`` give
+    every row with its hands."""
 
     def __init__(
         self,
@@ -448,9 +445,11 @@ class SeasonTable:
         head_to_head: Callable[[], dict[str, dict[str, engine.HeadToHead]]],
         matrix: list[tuple[str, list[engine.HeadToHead | None]]],
         trends: Callable[[list[int]], dict[int, tuple[bool, ...]]],
+        hands: Callable[[list[int] | None], dict[int, engine.HandStats]] | None = None,
     ):
         self.season = season
-        self.rows = rows
+        self._rows = rows
+        self._hands = hands  # each player's hands by id, for the rows without them
         self._head_to_head = head_to_head
         self.matrix = matrix  # the top MATRIX players' meetings
         self._trends = trends
@@ -458,12 +457,29 @@ class SeasonTable:
         # The season's chosen players by name; None: it lists everyone who played.
         self.listed: frozenset[str] | None = None
 
-    def with_trends(self, rows: list[StandingsRow]) -> list[StandingsRow]:
-        """The rows (a page of them) with each player's last results."""
+    def with_details(self, rows: list[StandingsRow]) -> list[StandingsRow]:
+        """The rows (a page of them) with each player's hands and last results."""
         runs = self._trends([row.player_id for row in rows])
-        for row in rows:
+        for row in self._with_hands(rows):
             row.trend = runs.get(row.player_id, ())
         return rows
+
+    def _with_hands(self, rows: list[StandingsRow]) -> list[StandingsRow]:
+        """The rows, each with his hands (read for those without them)."""
+        missing = [row for row in rows if row.stats is None]
+        if missing:
+            # A page's players by key; more of them: everyone's at once, as cheap.
+            hands = self._hands(
+                [row.player_id for row in missing] if len(missing) <= PAGE else None
+            )
+            for row in missing:
+                row.stats = hands.get(row.player_id, engine.HandStats())
+        return rows
+
+    @cached_property
+    def rows(self) -> list[StandingsRow]:
+        """Every listed player's row, with his hands."""
+        return self._with_hands(self._rows)
 
     @cached_property
     def head_to_head(self) -> dict[str, dict[str, engine.HeadToHead]]:
@@ -472,14 +488,19 @@ class SeasonTable:
     @cached_property
     def standings(self) -> engine.Standings:
         """The engine's standings, every listed player's line: FORMAT.md's JSON."""
-        return engine.Standings(tuple(row.line for row in self.rows), self.head_to_head, {})
+        return engine.Standings(tuple(row.line for row in self._rows), self.head_to_head, {})
 
     @cached_property
     def played_rows(self) -> list[StandingsRow]:
         """The rows of the players with a counted game, ranked among themselves: what
         the page, its CSV and its PDF show as the table."""
-        rows = {row.line.player: row for row in self.rows}
-        lines = engine.league.played(row.line for row in self.rows)
+        return self._with_hands(self._ranked)
+
+    @cached_property
+    def _ranked(self) -> list[StandingsRow]:
+        """``played_rows``, their hands maybe not read yet."""
+        rows = {row.line.player: row for row in self._rows}
+        lines = engine.league.played(row.line for row in self._rows)
         return [
             row if (row := rows[line.player]).line is line else replace(row, line=line)
             for line in lines
@@ -493,20 +514,20 @@ class SeasonTable:
 
     @cached_property
     def _played(self) -> set[str]:
-        return {row.line.player for row in self.rows if row.line.games}
+        return {row.line.player for row in self._rows if row.line.games}
 
     @property
     def pending(self) -> bool:
         """Whether a listed player has a game that waits for an answer."""
-        return any(row.pending for row in self.rows)
+        return any(row.pending for row in self._rows)
 
     @property
     def pending_counts(self) -> dict[str, int | None]:
         """Each played player's games that wait for an answer, by name, for the CSV; a
         closed season's final standings do not follow the answers: none known (None)."""
         if self.close is not None:
-            return {row.line.player: None for row in self.played_rows}
-        return {row.line.player: row.pending for row in self.played_rows}
+            return {row.line.player: None for row in self._ranked}
+        return {row.line.player: row.pending for row in self._ranked}
 
     @property
     def without_games(self) -> list[str]:
@@ -514,7 +535,7 @@ class SeasonTable:
         they are on its list, or their games wait for an answer), by name: one line under
         the table, not rows of zeros; a player with games pending says how many ("Ben (1
         pending)")."""
-        waiting = {row.line.player: row.pending for row in self.rows if not row.line.games}
+        waiting = {row.line.player: row.pending for row in self._rows if not row.line.games}
         for name in (self.listed or set()) - self._played:
             waiting.setdefault(name, 0)
         return [
@@ -532,14 +553,16 @@ class SeasonTable:
 
     @property
     def players(self) -> list[str]:
-        return [row.line.player for row in self.rows]
+        return [row.line.player for row in self._rows]
 
     def sorted_rows(self, key: str, descending: bool = False) -> list[StandingsRow]:
         """The played rows by one column (the standings' order for an unknown one); the rows
-        without a figure there (no rank, no hands) come last either way."""
+        without a figure there (no rank, no hands) come last either way. Sorted by a
+        column of the hands, every row's hands are read; else none is."""
         value = SORTS.get(key, SORTS["rank"])
-        present = [row for row in self.played_rows if value(row) is not None]
-        missing = [row for row in self.played_rows if value(row) is None]
+        rows = self.played_rows if key in HAND_SORTS else self._ranked
+        present = [row for row in rows if value(row) is not None]
+        missing = [row for row in rows if value(row) is None]
         return sorted(present, key=value, reverse=descending) + missing
 
     def meeting(self, player: str, other: str) -> engine.HeadToHead | None:
@@ -563,14 +586,8 @@ def counted_table(season: Season) -> SeasonTable:
     the head-to-head and the trends are read when asked for."""
     book = season_book(season)
     lines, ids, pending = book_standings(book)
-    stats = hand_stats(book)
     rows = [
-        StandingsRow(
-            line,
-            ids[line.player],
-            stats.get(ids[line.player], engine.HandStats()),
-            pending=pending.get(ids[line.player], 0),
-        )
+        StandingsRow(line, pk := ids[line.player], None, pending=pending.get(pk, 0))
         for line in lines
     ]
     names = {pk: name for name, pk in ids.items()}
@@ -589,7 +606,14 @@ def counted_table(season: Season) -> SeasonTable:
         (names[one], [top_meetings.get(names[one], {}).get(names[two]) for two in top])
         for one in top
     ]
-    table = SeasonTable(season, rows, head_to_head, matrix, lambda players: trends(book, players))
+    table = SeasonTable(
+        season,
+        rows,
+        head_to_head,
+        matrix,
+        lambda players: trends(book, players),
+        lambda players: hand_stats(book, players),
+    )
     if season.has_list:
         table.listed = frozenset(season.players.values_list("name", flat=True))
     return table
@@ -676,7 +700,7 @@ def closing_record(table: SeasonTable) -> dict[str, object]:
     """What a close keeps of the standings counted at that moment: FORMAT.md's standings
     JSON, each player's id, hands and last results, the players ranked first and the
     season's list of players (None: everyone who played)."""
-    rows = table.with_trends(list(table.rows))
+    rows = table.with_details(list(table.rows))
     standings = table.standings
     return {
         "final_standings": documents.standings_json(standings),

@@ -238,11 +238,13 @@ class Partie(models.Model):
         ordering = ["-started_at", "-id"]
         default_manager_name = "all_objects"
         indexes = [
-            # The few parties still running, by club and start: the players a season
-            # lists before their first closed game.
+            # The parties still running (not deleted), by club and start, with their keys:
+            # the players a season lists before their first closed game are read from
+            # this index alone.
             models.Index(
                 fields=["club", "started_at"],
-                condition=models.Q(state="running"),
+                include=["id"],
+                condition=models.Q(state="running", deleted_at=None),
                 name="partie_running",
             )
         ]

@@ -139,7 +139,7 @@ def test_the_head_to_head_ratings_and_trends_count_the_confirmed_games_alone(
     table = selectors.season_table(season)
 
     assert table.meeting("Anna", "Ben").won == 1 and table.meeting("Anna", "Ben").lost == 0
-    assert table.with_trends(list(table.rows))[0].trend == (True,)
+    assert table.with_details(list(table.rows))[0].trend == (True,)
     assert [row.line.rating.ordinal > 0 for row in table.rows] == [True, False]
     assert [row.pending for row in table.rows] == [1, 1]
 

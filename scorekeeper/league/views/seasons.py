@@ -48,7 +48,7 @@ SORTABLE = tuple(selectors.SORTS)
 # What decides the rank is shown on a phone without scrolling sideways (KEY_COLUMNS, with
 # their SHORT_HEADS, in vocabulary.py: the club's board heads its season's table so too);
 # the other columns are a tap away ("More columns").
-PAGE = 100  # standings rows a page
+PAGE = selectors.PAGE  # standings rows a page
 # The page's table: every column of the standings (its key, heading, a phone's short head
 # and how it reads a row), then each player's last results.
 COLUMNS = [
@@ -156,7 +156,7 @@ def _render_standings(request: HtmxHttpRequest, season: Season, role: Role | Non
         "columns": COLUMNS,
         "key_columns": KEY_COLUMNS,
         "table": table,
-        "rows": table.with_trends(list(page.object_list)),
+        "rows": table.with_details(list(page.object_list)),
         "page": page,
         "sort": sort if sort in SORTABLE else "rank",
         "descending": descending,

@@ -2,9 +2,11 @@
 
 import uuid
 from decimal import Decimal
+from html import escape
 
 from django import template
 from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from scorekeeper import engine, vocabulary
@@ -137,3 +139,10 @@ def shown_game(part: engine.Part) -> int:
     """The game a phone shows first: the first still running, else the last."""
     running = (game.number for game in part.games if not game.tally.closed)
     return next(running, part.games[-1].number)
+
+
+@register.simple_tag
+def roster_options(names: list[str]) -> SafeString:
+    """The club's names as a datalist's options: joined here, not in a template loop (a
+    club of thousands of players would spend most of the page's time on them)."""
+    return mark_safe("".join(f'<option value="{escape(name)}">' for name in names))
