@@ -161,3 +161,21 @@ def test_a_three_player_shutout_is_the_shut_out_players_alone(play, season):
     ]  # fmt: skip
     assert table.head_to_head["P"] == {"Q": (1, 0, 340), "R": (1, 0, 173)}
     assert table.head_to_head["R"]["Q"] == (0, 0, 67)
+
+
+def test_a_page_reads_the_hands_of_its_rows_and_a_sort_by_the_hands_reads_every_row(play, season):
+    play(["Anna", "Ben"], [G(40, knocker="Anna"), G(90, knocker="Anna")])
+    play(["Carl", "Dora"], [G(30, knocker="Dora"), G(90, knocker="Carl")])
+    every = {row.line.player: row.stats for row in selectors.season_table(season).rows}
+    assert (every["Anna"].gins, every["Carl"].gins, every["Dora"].gins) == (2, 1, 1)
+
+    table = selectors.season_table(season)
+    with CaptureQueriesContext(connection) as queries:
+        ranked = table.sorted_rows("rank")
+    assert not [query for query in queries if "partiestats" in query["sql"]]
+    page = table.with_details(ranked[:2])
+    assert [row.stats for row in page] == [every[row.line.player] for row in page]
+
+    by_gins = selectors.season_table(season).sorted_rows("gins", descending=True)
+    assert by_gins[0].line.player == "Anna"
+    assert {row.line.player: row.stats for row in by_gins} == every
