@@ -15,7 +15,9 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from django.conf import settings
 from django.contrib.auth.models import User
+from django.test import Client
 from playwright.sync_api import (
     Browser,
     BrowserContext,
@@ -120,11 +122,16 @@ def open_context(
     browser: Browser, live_server, console_errors: list[str]
 ) -> Iterator[Callable[..., BrowserContext]]:
     """Open phone-sized browser contexts (own cookies, JavaScript on or off), closed at the
-    end; their pages' console errors fail the test (``console_errors``)."""
+    end; their pages' console errors fail the test (``console_errors``).
+
+    The service worker is blocked unless a test allows it (``service_workers="allow"``,
+    the offline tests): installing it fetches and caches the app's files beside the
+    page's own requests, which only the offline tests need."""
     contexts: list[BrowserContext] = []
 
     def open_context(**options) -> BrowserContext:
         options.setdefault("viewport", PHONE)
+        options.setdefault("service_workers", "block")
         context = browser.new_context(base_url=live_server.url, **options)
         context.set_default_timeout(TIMEOUT_MS)
         watch_console(context, console_errors)
@@ -142,7 +149,8 @@ def page(open_context: Callable[..., BrowserContext]) -> Page:
     return open_context().new_page()
 
 
-def _log_in(page: Page, username: str, password: str = PASSWORD) -> None:
+def log_in_by_form(page: Page, username: str, password: str = PASSWORD) -> None:
+    """Log in through the real login form, as a player would; the home page opens."""
     page.goto("/accounts/login/")
     page.get_by_label("Username").fill(username)
     page.get_by_label("Password").fill(password)
@@ -150,16 +158,32 @@ def _log_in(page: Page, username: str, password: str = PASSWORD) -> None:
     expect(page.get_by_role("heading", name="Your parties")).to_be_visible()
 
 
-@pytest.fixture
-def log_in() -> Callable[..., None]:
-    """`log_in(page, username)`: log in through the real login form, as a player would."""
-    return _log_in
+def log_in_with_cookie(page: Page, username: str, server_url: str) -> None:
+    """Give the page's context a session of ``username`` and open the home page: two page
+    loads and a password check fewer than the form. Where the form matters, tests use
+    ``log_in_by_form``: a friend who logs in to join a club, and the offline phones,
+    whose service worker comes with the login page."""
+    client = Client()
+    client.force_login(User.objects.get(username=username))
+    cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
+    page.context.add_cookies(
+        [{"name": settings.SESSION_COOKIE_NAME, "value": cookie, "url": server_url}]
+    )
+    page.goto("/")
+    expect(page.locator("header form[action$='/logout/']")).to_have_count(1)  # any language
 
 
 @pytest.fixture
-def logged_in_page(page: Page, owner: User) -> Page:
-    """The phone page of the owner, logged in through the login form."""
-    _log_in(page, owner.username)
+def log_in(live_server) -> Callable[..., None]:
+    """`log_in(page, username)`: the page's browser is logged in as ``username``, on
+    the home page."""
+    return lambda page, username: log_in_with_cookie(page, username, live_server.url)
+
+
+@pytest.fixture
+def logged_in_page(page: Page, owner: User, log_in: Callable[..., None]) -> Page:
+    """The phone page of the owner, logged in, on the home page."""
+    log_in(page, owner.username)
     return page
 
 

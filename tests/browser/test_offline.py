@@ -20,7 +20,7 @@ from playwright.sync_api import BrowserContext, Page, expect
 from scorekeeper import engine
 from scorekeeper.table import services
 from scorekeeper.table.models import EntryKey, Hand, HandChange, Partie
-from tests.browser.conftest import enter_hand, fill_hand, hand_rows
+from tests.browser.conftest import enter_hand, fill_hand, hand_rows, log_in_by_form
 from tests.browser.test_accessibility import axe_page, serious_violations  # noqa: F401
 
 WATCH = """
@@ -32,10 +32,19 @@ document.addEventListener("securitypolicyviolation", (event) => {
 
 
 @pytest.fixture
+def log_in() -> Callable[..., None]:
+    """Through the login form, as a phone does: the service worker is installed on the
+    login page, before the pages it keeps are opened (the other modules log in by a
+    cookie, tests/browser/conftest.py)."""
+    return log_in_by_form
+
+
+@pytest.fixture
 def phone(open_context: Callable[..., BrowserContext]) -> BrowserContext:
     """A phone whose pages report what the content security policy blocks, any uncaught
-    script error and any error in the console, in `phone.errors`."""
-    context = open_context()
+    script error and any error in the console, in `phone.errors`. Its service worker
+    runs (the other tests' contexts block it)."""
+    context = open_context(service_workers="allow")
     context.add_init_script(WATCH)
     context.errors = []
 

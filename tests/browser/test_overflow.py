@@ -247,7 +247,9 @@ def world(owner: User) -> World:
 
 
 @pytest.fixture
-def phone(open_context: Callable[..., BrowserContext], live_server) -> Callable[..., Page]:
+def phone(
+    open_context: Callable[..., BrowserContext], log_in: Callable[..., None], live_server
+) -> Callable[..., Page]:
     """`phone(language, logged_in=...)`: a 360 px page in that language."""
 
     def phone(language: str = "en", user: User | None = None) -> Page:
@@ -257,21 +259,11 @@ def phone(open_context: Callable[..., BrowserContext], live_server) -> Callable[
         )
         page = context.new_page()
         if user is not None:
-            _log_in(page, user, language)
+            log_in(page, user.username)
+            expect(page.locator("html")).to_have_attribute("lang", language)
         return page
 
     return phone
-
-
-def _log_in(page: Page, user: User, language: str) -> None:
-    from tests.conftest import PASSWORD
-
-    page.goto(reverse("login"))
-    page.locator("input[name=username]").fill(user.username)
-    page.locator("input[name=password]").fill(PASSWORD)
-    page.locator("main form button[type=submit]").click()
-    expect(page).to_have_url(re.compile(r"/$"))
-    expect(page.locator("html")).to_have_attribute("lang", language)
 
 
 def page_width(page: Page) -> int:
