@@ -8,6 +8,7 @@ draws pages faster than the whole browser does in its headless mode; the whole b
 stands in where the shell is not installed.
 """
 
+import json
 import os
 import re
 from collections.abc import Callable, Iterator
@@ -149,6 +150,36 @@ def page(open_context: Callable[..., BrowserContext]) -> Page:
     return open_context().new_page()
 
 
+# axe-core, the accessibility checker, from the npm registry (`make axe`).
+AXE = Path(__file__).resolve().parents[2] / ".cache/axe/node_modules/axe-core/axe.min.js"
+SERIOUS = {"serious", "critical"}
+
+
+def axe_context(open_context: Callable[..., BrowserContext], **options) -> BrowserContext:
+    """A context whose every page has axe-core loaded before its own scripts, for
+    ``serious_violations``. Without axe the test skips (fails under CI=true)."""
+    if not AXE.exists():
+        reason = f"axe-core not found at {AXE} (run `make axe`: it needs npm)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(reason)
+        pytest.skip(reason)
+    context = open_context(**options)
+    context.add_init_script(path=str(AXE))
+    return context
+
+
+def serious_violations(page: Page) -> list[str]:
+    """axe's serious and critical findings on the page (of an ``axe_context``), one line
+    per offending element."""
+    results = page.evaluate("async () => JSON.stringify(await axe.run(document))")
+    found = []
+    for violation in json.loads(results)["violations"]:
+        if violation["impact"] in SERIOUS:
+            for node in violation["nodes"]:
+                found.append(f"{violation['id']} ({violation['impact']}): {node['html'][:160]}")
+    return found
+
+
 def log_in_by_form(page: Page, username: str, password: str = PASSWORD) -> None:
     """Log in through the real login form, as a player would; the home page opens."""
     page.goto("/accounts/login/")
@@ -183,6 +214,14 @@ def log_in(live_server) -> Callable[..., None]:
 @pytest.fixture
 def logged_in_page(page: Page, owner: User, log_in: Callable[..., None]) -> Page:
     """The phone page of the owner, logged in, on the home page."""
+    log_in(page, owner.username)
+    return page
+
+
+@pytest.fixture
+def axe_page(open_context: Callable[..., BrowserContext], log_in, owner: User) -> Page:
+    """The owner's phone page with axe-core (``serious_violations``), on the home page."""
+    page = axe_context(open_context).new_page()
     log_in(page, owner.username)
     return page
 

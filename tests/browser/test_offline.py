@@ -20,8 +20,13 @@ from playwright.sync_api import BrowserContext, Page, expect
 from scorekeeper import engine
 from scorekeeper.table import services
 from scorekeeper.table.models import EntryKey, Hand, HandChange, Partie
-from tests.browser.conftest import enter_hand, fill_hand, hand_rows, log_in_by_form
-from tests.browser.test_accessibility import axe_page, serious_violations  # noqa: F401
+from tests.browser.conftest import (
+    enter_hand,
+    fill_hand,
+    hand_rows,
+    log_in_by_form,
+    serious_violations,
+)
 
 WATCH = """
 window.cspViolations = [];
@@ -352,7 +357,7 @@ def enter_by_name(page: Page, kind: str, knocker: str, dk=None, dd=None) -> None
     form.locator("> button[type=submit]:visible").click()
 
 
-def test_the_hands_that_wait_pass_axe(axe_page: Page, partie: Partie):  # noqa: F811
+def test_the_hands_that_wait_pass_axe(axe_page: Page, partie: Partie):
     page = axe_page
     page.goto(partie.get_absolute_url())
     page.context.set_offline(True)
