@@ -17,7 +17,7 @@ PG_PROBE := import psycopg; psycopg.connect("$(PG_URL)", connect_timeout=3).clos
 # (test_test, test_test_browser), so the two runs on PostgreSQL at once share none.
 PG_BROWSER_URL := postgres://postgres@127.0.0.1:5432/test_browser
 PG_BROWSER_CREATE := import psycopg; db = psycopg.connect("$(PG_URL)", autocommit=True); \
-	db.execute("SELECT FROM pg_database WHERE datname = %s", ["test_browser"]).fetchone() \
+	db.execute("SELECT 1 FROM pg_database WHERE datname = %s", ["test_browser"]).fetchone() \
 	or db.execute("CREATE DATABASE test_browser")
 
 .PHONY: .venv venv browser axe run test bench lint format messages clean
