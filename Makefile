@@ -10,8 +10,15 @@ VENV := .venv
 PY := $(VENV)/bin/python
 RUFF := $(VENV)/bin/ruff
 CHROMIUM := /usr/bin/chromium
+HEADLESS_SHELL := /usr/lib/chromium/chromium-headless-shell
 PG_URL := postgres://postgres@127.0.0.1:5432/test
 PG_PROBE := import psycopg; psycopg.connect("$(PG_URL)", connect_timeout=3).close()
+# The browser tests' database, beside PG_URL's: pytest-django makes test_<name> of each
+# (test_test, test_test_browser), so the two runs on PostgreSQL at once share none.
+PG_BROWSER_URL := postgres://postgres@127.0.0.1:5432/test_browser
+PG_BROWSER_CREATE := import psycopg; db = psycopg.connect("$(PG_URL)", autocommit=True); \
+	db.execute("SELECT 1 FROM pg_database WHERE datname = %s", ["test_browser"]).fetchone() \
+	or db.execute("CREATE DATABASE test_browser")
 
 .PHONY: .venv venv browser axe run test bench lint format messages clean
 
@@ -24,13 +31,17 @@ $(VENV)/.installed: requirements.txt requirements-dev.txt
 	$(PY) -m pip install -q -r requirements-dev.txt
 	touch $@
 
-# Browser tests drive Debian's Chromium (Playwright cannot download its own here);
+# Browser tests drive Debian's Chromium (Playwright cannot download its own here), in its
+# headless shell where installed: it starts and draws faster than the whole browser;
 # poppler-utils gives pdftoppm for looking at rendered PDFs.
 browser:
-	@if [ -x $(CHROMIUM) ] && command -v pdftoppm >/dev/null; then exit 0; fi; \
+	@if [ -x $(CHROMIUM) ] && [ -x $(HEADLESS_SHELL) ] && command -v pdftoppm >/dev/null; then \
+		exit 0; \
+	fi; \
 	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 		export DEBIAN_FRONTEND=noninteractive; \
 		apt-get update -qq && apt-get install -y -qq chromium poppler-utils >/dev/null || true; \
+		apt-get install -y -qq chromium-headless-shell >/dev/null 2>&1 || true; \
 	fi; \
 	if [ ! -x $(CHROMIUM) ]; then \
 		echo "Chromium is not installed at $(CHROMIUM) and could not be installed:"; \
@@ -53,24 +64,40 @@ run: venv
 	$(PY) manage.py demo
 	$(PY) manage.py runserver 127.0.0.1:8000
 
-# The suite runs twice: on SQLite (the laptop default) without the browser tests, and
-# on PostgreSQL (production) with them. PostgreSQL is optional locally, where the browser
-# tests then run on SQLite, but required when CI=true.
+# The suite runs as three pytest processes at once, which keeps two cores busy: on SQLite
+# (the laptop default) without the browser tests; on PostgreSQL (production) without
+# them; and the browser tests on PostgreSQL, in a database of their own. Each run's
+# output is printed when it ends; the target fails if any run failed. PostgreSQL is
+# optional locally, where the browser tests then run on SQLite, but required when CI=true.
 test: venv browser axe
 	env -u DATABASE_URL $(PY) manage.py makemigrations --check --dry-run
-	env -u DATABASE_URL $(PY) -m pytest -m "not browser"
 	@if ! $(PY) -c '$(PG_PROBE)' 2>/dev/null && [ "$$(id -u)" = 0 ] && command -v pg_ctlcluster >/dev/null; then \
 		pg_ctlcluster --skip-systemctl-redirect $$(ls /etc/postgresql | tail -1) main start >/dev/null 2>&1 || true; \
 	fi; \
 	if $(PY) -c '$(PG_PROBE)' 2>/dev/null; then \
-		echo "DATABASE_URL=$(PG_URL) $(PY) -m pytest"; \
-		DATABASE_URL=$(PG_URL) $(PY) -m pytest; \
+		$(PY) -c '$(PG_BROWSER_CREATE)'; postgresql=yes; \
 	elif [ "$${CI:-}" = true ]; then \
 		echo "PostgreSQL not reachable at $(PG_URL), and CI=true requires it." >&2; exit 1; \
 	else \
-		echo "PostgreSQL not reachable: skipped; the browser tests run on SQLite"; \
-		env -u DATABASE_URL $(PY) -m pytest -m browser; \
-	fi
+		echo "PostgreSQL not reachable: skipped; the browser tests run on SQLite"; postgresql=; \
+	fi; \
+	logs=$$(mktemp -d); pids=(); names=(); \
+	trap 'kill $$(jobs -p) 2>/dev/null || true; rm -rf "$$logs"' EXIT; \
+	start() { echo "$$1: $${*:2}"; "$${@:2}" >"$$logs/$$1" 2>&1 & pids+=($$!); names+=("$$1"); }; \
+	start sqlite env -u DATABASE_URL $(PY) -m pytest -m "not browser"; \
+	if [ -n "$$postgresql" ]; then \
+		start postgresql env DATABASE_URL=$(PG_URL) $(PY) -m pytest -m "not browser"; \
+		start browser env DATABASE_URL=$(PG_BROWSER_URL) $(PY) -m pytest tests/browser; \
+	else \
+		start browser env -u DATABASE_URL $(PY) -m pytest tests/browser; \
+	fi; \
+	failed=; \
+	for i in "$${!pids[@]}"; do \
+		if wait "$${pids[$$i]}"; then status=0; else status=$$?; fi; \
+		echo; echo "=== $${names[$$i]}: exit status $$status"; cat "$$logs/$${names[$$i]}"; \
+		[ $$status = 0 ] || failed="$$failed $${names[$$i]}"; \
+	done; \
+	if [ -n "$$failed" ]; then echo "Failed:$$failed" >&2; exit 1; fi
 
 # The evaluator bench compares with RLCard, installed into the venv for it alone.
 bench: venv

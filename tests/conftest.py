@@ -21,6 +21,36 @@ settings.load_profile(
     os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev")
 )
 
+# What lets a test reach the database (pytest-django blocks it for every other test).
+DATABASE_FIXTURES = {
+    "db",
+    "transactional_db",
+    "django_db_reset_sequences",
+    "django_db_serialized_rollback",
+    "live_server",
+}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """On PostgreSQL, the property tests that touch no database try a fifth of their
+    examples: they check the same pure code on either database, and the run on SQLite,
+    beside it in `make test`, tries them all. Those that use the database keep theirs."""
+    if connection.vendor != "postgresql":
+        return
+    scaled = set()
+    for item in items:
+        test = getattr(item, "obj", None)
+        if not getattr(test, "is_hypothesis_test", False) or id(test) in scaled:
+            continue
+        if item.get_closest_marker("django_db") or DATABASE_FIXTURES & set(item.fixturenames):
+            continue
+        chosen = test._hypothesis_internal_use_settings
+        test._hypothesis_internal_use_settings = settings(
+            chosen, max_examples=max(1, chosen.max_examples // 5)
+        )
+        scaled.add(id(test))
+
+
 PASSWORD = "correct horse battery staple"
 # Production hashes with PBKDF2 (a million rounds, ~0.3 s a password); tests create users
 # by the hundred. MD5 is worthless for real passwords and fine for a test database.

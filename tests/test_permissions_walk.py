@@ -370,11 +370,20 @@ def snapshot() -> dict[str, list]:
     """Every row of the project's tables and the users, for "a refused request changes
     nothing". The league's caches are left out: a page that reads may fill them.
 
-    Plain SQL: the walk takes some 900 snapshots, and building 30 ORM queries each
-    time took longer than the requests themselves."""
+    Plain SQL: the walk takes some 1,250 snapshots, and building 30 ORM queries each
+    time took longer than the requests themselves. On PostgreSQL the 30 go to the server
+    in one message and come back as 30 results: one round trip instead of 30."""
+    queries = snapshot_queries()
     with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute(";".join(sql for _, sql in queries))
+            rows = {}
+            for table, _ in queries:
+                rows[table] = cursor.fetchall()
+                cursor.nextset()
+            return rows
         rows = {}
-        for table, sql in snapshot_queries():
+        for table, sql in queries:
             cursor.execute(sql)
             rows[table] = cursor.fetchall()
     return rows

@@ -2,8 +2,13 @@
 
 Every test in this folder is marked `browser`. Without Chromium the tests skip,
 except under CI=true, where a missing browser is a broken build.
+
+Chromium's headless shell (Debian's chromium-headless-shell, `make browser`) starts and
+draws pages faster than the whole browser does in its headless mode; the whole browser
+stands in where the shell is not installed.
 """
 
+import json
 import os
 import re
 from collections.abc import Callable, Iterator
@@ -11,7 +16,9 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from django.conf import settings
 from django.contrib.auth.models import User
+from django.test import Client
 from playwright.sync_api import (
     Browser,
     BrowserContext,
@@ -32,6 +39,7 @@ from tests.conftest import PASSWORD
 os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
 
 CHROMIUM = Path("/usr/bin/chromium")
+HEADLESS_SHELL = Path("/usr/lib/chromium/chromium-headless-shell")
 CHROMIUM_ARGS = [
     "--no-sandbox",  # we run as root in a container
     "--disable-gpu",
@@ -60,13 +68,14 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Browser]:
-    if not CHROMIUM.exists():
+    executable = next((path for path in (HEADLESS_SHELL, CHROMIUM) if path.exists()), None)
+    if executable is None:
         reason = f"Chromium not found at {CHROMIUM} (run `make browser`)"
         if os.environ.get("CI") == "true":
             pytest.fail(reason)
         pytest.skip(reason)
     playwright = sync_playwright().start()
-    browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+    browser = playwright.chromium.launch(executable_path=str(executable), args=CHROMIUM_ARGS)
     yield browser
     browser.close()
     playwright.stop()
@@ -114,11 +123,16 @@ def open_context(
     browser: Browser, live_server, console_errors: list[str]
 ) -> Iterator[Callable[..., BrowserContext]]:
     """Open phone-sized browser contexts (own cookies, JavaScript on or off), closed at the
-    end; their pages' console errors fail the test (``console_errors``)."""
+    end; their pages' console errors fail the test (``console_errors``).
+
+    The service worker is blocked unless a test allows it (``service_workers="allow"``,
+    the offline tests): installing it fetches and caches the app's files beside the
+    page's own requests, which only the offline tests need."""
     contexts: list[BrowserContext] = []
 
     def open_context(**options) -> BrowserContext:
         options.setdefault("viewport", PHONE)
+        options.setdefault("service_workers", "block")
         context = browser.new_context(base_url=live_server.url, **options)
         context.set_default_timeout(TIMEOUT_MS)
         watch_console(context, console_errors)
@@ -136,7 +150,38 @@ def page(open_context: Callable[..., BrowserContext]) -> Page:
     return open_context().new_page()
 
 
-def _log_in(page: Page, username: str, password: str = PASSWORD) -> None:
+# axe-core, the accessibility checker, from the npm registry (`make axe`).
+AXE = Path(__file__).resolve().parents[2] / ".cache/axe/node_modules/axe-core/axe.min.js"
+SERIOUS = {"serious", "critical"}
+
+
+def axe_context(open_context: Callable[..., BrowserContext], **options) -> BrowserContext:
+    """A context whose every page has axe-core loaded before its own scripts, for
+    ``serious_violations``. Without axe the test skips (fails under CI=true)."""
+    if not AXE.exists():
+        reason = f"axe-core not found at {AXE} (run `make axe`: it needs npm)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(reason)
+        pytest.skip(reason)
+    context = open_context(**options)
+    context.add_init_script(path=str(AXE))
+    return context
+
+
+def serious_violations(page: Page) -> list[str]:
+    """axe's serious and critical findings on the page (of an ``axe_context``), one line
+    per offending element."""
+    results = page.evaluate("async () => JSON.stringify(await axe.run(document))")
+    found = []
+    for violation in json.loads(results)["violations"]:
+        if violation["impact"] in SERIOUS:
+            for node in violation["nodes"]:
+                found.append(f"{violation['id']} ({violation['impact']}): {node['html'][:160]}")
+    return found
+
+
+def log_in_by_form(page: Page, username: str, password: str = PASSWORD) -> None:
+    """Log in through the real login form, as a player would; the home page opens."""
     page.goto("/accounts/login/")
     page.get_by_label("Username").fill(username)
     page.get_by_label("Password").fill(password)
@@ -144,16 +189,40 @@ def _log_in(page: Page, username: str, password: str = PASSWORD) -> None:
     expect(page.get_by_role("heading", name="Your parties")).to_be_visible()
 
 
-@pytest.fixture
-def log_in() -> Callable[..., None]:
-    """`log_in(page, username)`: log in through the real login form, as a player would."""
-    return _log_in
+def log_in_with_cookie(page: Page, username: str, server_url: str) -> None:
+    """Give the page's context a session of ``username`` and open the home page: two page
+    loads and a password check fewer than the form. Where the form matters, tests use
+    ``log_in_by_form``: a friend who logs in to join a club, and the offline phones,
+    whose service worker comes with the login page."""
+    client = Client()
+    client.force_login(User.objects.get(username=username))
+    cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
+    page.context.add_cookies(
+        [{"name": settings.SESSION_COOKIE_NAME, "value": cookie, "url": server_url}]
+    )
+    page.goto("/")
+    expect(page.locator("header form[action$='/logout/']")).to_have_count(1)  # any language
 
 
 @pytest.fixture
-def logged_in_page(page: Page, owner: User) -> Page:
-    """The phone page of the owner, logged in through the login form."""
-    _log_in(page, owner.username)
+def log_in(live_server) -> Callable[..., None]:
+    """`log_in(page, username)`: the page's browser is logged in as ``username``, on
+    the home page."""
+    return lambda page, username: log_in_with_cookie(page, username, live_server.url)
+
+
+@pytest.fixture
+def logged_in_page(page: Page, owner: User, log_in: Callable[..., None]) -> Page:
+    """The phone page of the owner, logged in, on the home page."""
+    log_in(page, owner.username)
+    return page
+
+
+@pytest.fixture
+def axe_page(open_context: Callable[..., BrowserContext], log_in, owner: User) -> Page:
+    """The owner's phone page with axe-core (``serious_violations``), on the home page."""
+    page = axe_context(open_context).new_page()
+    log_in(page, owner.username)
     return page
 
 

@@ -1,30 +1,23 @@
 """No serious or critical axe-core violation on the main pages, in English and German.
 
-axe-core comes from the npm registry (`make axe` puts it in .cache/axe); the test injects
-it into each page and runs it. The browser context bypasses the content security policy
-for that one script only: the pages themselves run under it as always.
+axe-core comes from the npm registry (`make axe` puts it in .cache/axe); the browser
+context loads it into each page before the page's own scripts (tests/browser/conftest.py),
+and the pages run under their content security policy as always.
 """
 
 import json
-import os
-from collections.abc import Callable
 from datetime import date, timedelta
 from decimal import Decimal
-from pathlib import Path
 
-import pytest
 from django.contrib.auth.models import User
-from playwright.sync_api import BrowserContext, Page
+from playwright.sync_api import Page
 
 from scorekeeper import engine
 from scorekeeper.clubs.services import personal_club
 from scorekeeper.league import services as league_services
 from scorekeeper.table import services
-from tests.conftest import PASSWORD
+from tests.browser.conftest import serious_violations
 
-AXE = Path(__file__).resolve().parents[2] / ".cache" / "axe" / "node_modules" / "axe-core"
-AXE = AXE / "axe.min.js"
-SERIOUS = {"serious", "critical"}
 K, G = engine.Hand.knock, engine.Hand.gin
 
 # Each kind with names long enough to wrap, and a hand or two, so the sheet has rows.
@@ -39,36 +32,6 @@ KINDS = {
     "chouette": (["Pia", "Quentin", "Rosa"], [K(1, 21, knocker="Pia")]),
     "three_player": (["Xaver", "Yvonne", "Zoe"], [K(1, 31, knocker="Xaver")]),
 }
-
-
-@pytest.fixture
-def axe_page(open_context: Callable[..., BrowserContext], live_server, owner: User) -> Page:
-    if not AXE.exists():
-        reason = f"axe-core not found at {AXE} (run `make axe`: it needs npm)"
-        if os.environ.get("CI") == "true":
-            pytest.fail(reason)
-        pytest.skip(reason)
-    context = open_context(bypass_csp=True)
-    context.set_default_timeout(5_000)
-    page = context.new_page()
-    page.goto("/accounts/login/")
-    page.get_by_label("Username").fill(owner.username)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Log in", exact=True).click()
-    page.wait_for_url(live_server.url + "/")
-    return page
-
-
-def serious_violations(page: Page) -> list[str]:
-    """axe's serious and critical findings on the page, one line per offending element."""
-    page.add_script_tag(path=str(AXE))
-    results = page.evaluate("async () => JSON.stringify(await axe.run(document))")
-    found = []
-    for violation in json.loads(results)["violations"]:
-        if violation["impact"] in SERIOUS:
-            for node in violation["nodes"]:
-                found.append(f"{violation['id']} ({violation['impact']}): {node['html'][:160]}")
-    return found
 
 
 def main_pages(owner: User) -> dict[str, str]:
@@ -111,22 +74,27 @@ def main_pages(owner: User) -> dict[str, str]:
     return pages
 
 
-@pytest.mark.parametrize("language", ["en", "de"])
 def test_the_main_pages_have_no_serious_accessibility_violations(
-    axe_page: Page, owner: User, language: str
+    axe_page: Page, owner: User, live_server
 ):
+    """In English, then in German: one world and one browser for both."""
     page = axe_page
-    if language == "de":
-        page.get_by_role("button", name="Deutsch").click()
-        page.wait_for_selector("html[lang=de]")
+    pages = main_pages(owner)
     found = {}
-    for name, url in main_pages(owner).items():
-        page.goto(url)
-        if violations := serious_violations(page):
-            found[name] = violations
+    for language in ("en", "de"):
+        if language == "de":
+            page.get_by_role("button", name="Deutsch").click()
+            page.wait_for_selector("html[lang=de]")
+        for name, url in pages.items():
+            page.goto(url)
+            if violations := serious_violations(page):
+                found[f"{name} ({language})"] = violations
     page.context.clear_cookies()
-    page.goto("/accounts/login/")
-    if violations := serious_violations(page):
-        found["login"] = violations
+    for language in ("en", "de"):
+        cookie = {"name": "django_language", "value": language, "url": live_server.url}
+        page.context.add_cookies([cookie])
+        page.goto("/accounts/login/")
+        if violations := serious_violations(page):
+            found[f"login ({language})"] = violations
 
     assert not found, json.dumps(found, indent=2, ensure_ascii=False)

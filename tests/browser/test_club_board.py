@@ -24,8 +24,14 @@ from scorekeeper.clubs import services as club_services
 from scorekeeper.clubs.models import Club, Role
 from scorekeeper.table import live
 from scorekeeper.table.models import Partie
-from tests.browser.conftest import PHONE, mark_page, record, status
-from tests.browser.test_accessibility import AXE, serious_violations
+from tests.browser.conftest import (
+    PHONE,
+    axe_context,
+    mark_page,
+    record,
+    serious_violations,
+    status,
+)
 from tests.clubs.conftest import join
 from tests.conftest import PASSWORD
 from tests.league.club_night import (
@@ -59,15 +65,10 @@ def screen(
     log_in: Callable[..., None],
     size: dict[str, int],
     username: str = "bar",
-    language: str = "en",
 ) -> Page:
-    """A browser of its own, logged in, at the size of its screen, in its language."""
-    context = open_context(viewport=size)
-    page = context.new_page()
+    """A browser of its own, logged in, at the size of its screen."""
+    page = open_context(viewport=size).new_page()
     log_in(page, username)
-    if language != "en":
-        cookie = {"name": "django_language", "value": language, "url": page.url}
-        context.add_cookies([cookie])
     return page
 
 
@@ -208,45 +209,28 @@ def test_a_phone_lists_every_table_and_the_seasons_table(
     expect(header.nth(4).locator("abbr")).to_have_attribute("title", "League points")
 
 
-@pytest.mark.parametrize("language", ["en", "de"])
-def test_the_board_has_no_serious_accessibility_violation_on_either_screen(
+def test_the_board_in_either_language_has_no_serious_accessibility_violation_and_fits(
     open_context: Callable[..., BrowserContext],
     log_in: Callable[..., None],
     owner: User,
     club,
-    language: str,
-):
-    if not AXE.exists():
-        reason = f"axe-core not found at {AXE} (run `make axe`: it needs npm)"
-        if os.environ.get("CI") == "true":
-            pytest.fail(reason)
-        pytest.skip(reason)
-    tables_of_a_night(owner, club, count=14)
-    for size in (BAR, PHONE):
-        context = open_context(viewport=size, bypass_csp=True)  # for axe's script alone
-        page = context.new_page()
-        log_in(page, "bar")
-        context.add_cookies([{"name": "django_language", "value": language, "url": page.url}])
-        page.goto(board_url(club))
-        expect(page.locator(".standings-top")).to_be_visible()
-        assert serious_violations(page) == [], size
-
-
-@pytest.mark.parametrize("language", ["en", "de"])
-def test_screenshots_of_the_board(
-    open_context: Callable[..., BrowserContext],
-    log_in: Callable[..., None],
-    owner: User,
-    club,
-    language: str,
+    live_server,
     monkeypatch: pytest.MonkeyPatch,
 ):
+    """On the bar's screen and on a phone, in English and in German; the pictures where
+    SCREENSHOTS names a folder."""
     monkeypatch.setattr(live, "clock", lambda: 0.0)  # the first page
     tables_of_a_night(owner, club, count=14)
     for name, size in (("1920", BAR), ("360", PHONE)):
-        page = screen(open_context, log_in, size, language=language)
-        page.goto(board_url(club))
-        expect(page.locator(".standings-top")).to_be_visible()
-        screenshot(page, f"board-{language}-{name}")
-        if size is BAR:
-            fits_the_screen(page)
+        page = axe_context(open_context, viewport=size).new_page()
+        log_in(page, "bar")
+        for language in ("en", "de"):
+            cookie = {"name": "django_language", "value": language, "url": live_server.url}
+            page.context.add_cookies([cookie])
+            page.goto(board_url(club))
+            expect(page.locator("html")).to_have_attribute("lang", language)
+            expect(page.locator(".standings-top")).to_be_visible()
+            assert serious_violations(page) == [], (size, language)
+            screenshot(page, f"board-{language}-{name}")
+            if size is BAR:
+                fits_the_screen(page)

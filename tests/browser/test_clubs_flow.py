@@ -5,7 +5,7 @@ from django.contrib.auth.models import User
 from playwright.sync_api import Page, expect
 
 from scorekeeper.clubs.models import Membership, Role
-from tests.browser.conftest import expect_same_page, go_to, mark_page
+from tests.browser.conftest import expect_same_page, go_to, log_in_by_form, mark_page
 from tests.conftest import PASSWORD
 
 
@@ -33,7 +33,7 @@ def test_a_club_is_founded_and_a_friend_joins_by_link_and_becomes_scorer(
     address = link.input_value()
 
     guest = open_context().new_page()
-    log_in(guest, friend.username)
+    log_in_by_form(guest, friend.username)  # the one test that types into the login form
     guest.goto(address)
     expect(guest.get_by_text("You are invited to join Skat Club as member.")).to_be_visible()
     guest.get_by_role("button", name="Join the club").click()

@@ -28,8 +28,14 @@ from scorekeeper.league.models import Season
 from scorekeeper.table import services
 from scorekeeper.table.models import ClosedGame, Partie, Player, ResultConfirmation
 from scorekeeper.table.services import confirmations
-from tests.browser.conftest import PHONE, mark_page, record, status
-from tests.browser.test_accessibility import AXE, serious_violations
+from tests.browser.conftest import (
+    PHONE,
+    axe_context,
+    mark_page,
+    record,
+    serious_violations,
+    status,
+)
 from tests.browser.test_overflow import problems
 from tests.clubs.conftest import join
 from tests.conftest import PASSWORD
@@ -68,8 +74,7 @@ def started(club: Club, owner: User, names=("Anna", "Ben"), hands=()) -> Partie:
 def phone(
     open_context: Callable[..., BrowserContext], log_in, username: str, size=PHONE, **options
 ) -> Page:
-    """A browser of the user's own, logged in; ``options`` of its context (bypass_csp:
-    axe's script may be injected)."""
+    """A browser of the user's own, logged in; ``options`` of its context."""
     page = open_context(viewport=size, **options).new_page()
     log_in(page, username)
     return page
@@ -197,21 +202,22 @@ def pages_of(world: LongNames) -> dict[str, tuple[str, str]]:
     }
 
 
-@pytest.mark.parametrize("language", ["en", "de"])
 def test_the_pages_fit_a_phone_with_long_names_and_every_target_is_big(
-    open_context: Callable[..., BrowserContext], log_in, long_names: LongNames, language: str
+    open_context: Callable[..., BrowserContext], log_in, long_names: LongNames, live_server
 ):
+    """In English, then in German."""
     found = []
     phones = {}
-    for name, (who, url) in pages_of(long_names).items():
-        if who not in phones:
-            phones[who] = phone(open_context, log_in, who, has_touch=True)
-            phones[who].context.add_cookies(
-                [{"name": "django_language", "value": language, "url": phones[who].url}]
-            )
-        page = phones[who]
-        assert page.goto(url).ok, name
-        found.extend(problems(page, name))
+    for language in ("en", "de"):
+        for name, (who, url) in pages_of(long_names).items():
+            if who not in phones:
+                phones[who] = phone(open_context, log_in, who, has_touch=True)
+            page = phones[who]
+            cookie = {"name": "django_language", "value": language, "url": live_server.url}
+            page.context.add_cookies([cookie])
+            assert page.goto(url).ok, name
+            expect(page.locator("html")).to_have_attribute("lang", language)
+            found.extend(problems(page, f"{name} ({language})"))
     assert not found, "\n".join(found)
 
 
@@ -228,12 +234,12 @@ def test_screenshots_of_the_games_to_confirm_with_long_names(
             phones = {}
             for name, (who, url) in pages_of(long_names).items():
                 if who not in phones:
-                    phones[who] = phone(open_context, log_in, who, size, bypass_csp=AXE.exists())
+                    phones[who] = axe_context(open_context, viewport=size).new_page()
+                    log_in(phones[who], who)
                     cookie = {"name": "django_language", "value": language, "url": phones[who].url}
                     phones[who].context.add_cookies([cookie])
                 page = phones[who]
                 page.goto(url)
                 page.screenshot(path=str(folder / f"{name}-{language}-{width}.png"), full_page=True)
                 no_sideways_scroll(page)
-                if AXE.exists():
-                    assert serious_violations(page) == [], (name, language, width)
+                assert serious_violations(page) == [], (name, language, width)

@@ -8,7 +8,6 @@ Set SCREENSHOTS to a folder to keep pictures of the steps.
 
 from datetime import date
 
-import pytest
 from django.contrib.auth.models import User
 from django.urls import reverse
 from playwright.sync_api import Page, expect
@@ -24,8 +23,8 @@ from tests.browser.conftest import (
     go_to,
     mark_page,
     screenshot,
+    serious_violations,
 )
-from tests.browser.test_accessibility import axe_page, serious_violations  # noqa: F401
 from tests.clubs.conftest import G, join, start
 from tests.conftest import PASSWORD
 
@@ -191,24 +190,23 @@ def test_a_member_opening_his_used_link_is_told_he_is_one(
     expect(page.get_by_role("heading", name="Skat Club", level=1)).to_be_visible()
 
 
-@pytest.mark.parametrize("language", ["en", "de"])
 def test_the_club_pages_of_an_owner_have_no_serious_accessibility_violations(
-    axe_page: Page,  # noqa: F811
-    owner: User,
-    language: str,
+    axe_page: Page, owner: User
 ):
+    """In English, then in German."""
     club = club_services.club_create(name="Skat Club", owner=owner)
     club_services.invitation_create(club=club, role=Role.MEMBER, created_by=owner)
     gone = club_services.club_create(name="Bridge Club", owner=owner)
     club_services.club_delete(club=gone)
     page = axe_page
-    if language == "de":
-        page.get_by_role("button", name="Deutsch").click()
-        page.wait_for_selector("html[lang=de]")
     found = {}
-    for url in (club.get_absolute_url(), reverse("club_delete", args=[club.slug]), "/clubs/"):
-        page.goto(url)
-        if violations := serious_violations(page):
-            found[url] = violations
+    for language in ("en", "de"):
+        if language == "de":
+            page.get_by_role("button", name="Deutsch").click()
+            page.wait_for_selector("html[lang=de]")
+        for url in (club.get_absolute_url(), reverse("club_delete", args=[club.slug]), "/clubs/"):
+            page.goto(url)
+            if violations := serious_violations(page):
+                found[f"{url} ({language})"] = violations
 
     assert not found, found

@@ -23,8 +23,13 @@ from playwright.sync_api import BrowserContext, Page, expect
 from scorekeeper import engine
 from scorekeeper.table import services
 from scorekeeper.table.models import EntryKey, Hand, HandChange, Partie
-from tests.browser.conftest import enter_hand, fill_hand, hand_rows
-from tests.browser.test_accessibility import axe_page, serious_violations  # noqa: F401
+from tests.browser.conftest import (
+    enter_hand,
+    fill_hand,
+    hand_rows,
+    log_in_by_form,
+    serious_violations,
+)
 
 WATCH = """
 window.cspViolations = [];
@@ -35,10 +40,19 @@ document.addEventListener("securitypolicyviolation", (event) => {
 
 
 @pytest.fixture
+def log_in() -> Callable[..., None]:
+    """Through the login form, as a phone does: the service worker is installed on the
+    login page, before the pages it keeps are opened (the other modules log in by a
+    cookie, tests/browser/conftest.py)."""
+    return log_in_by_form
+
+
+@pytest.fixture
 def phone(open_context: Callable[..., BrowserContext]) -> BrowserContext:
     """A phone whose pages report what the content security policy blocks, any uncaught
-    script error and any error in the console, in `phone.errors`."""
-    context = open_context()
+    script error and any error in the console, in `phone.errors`. Its service worker
+    runs (the other tests' contexts block it)."""
+    context = open_context(service_workers="allow")
     context.add_init_script(WATCH)
     context.errors = []
 
@@ -411,7 +425,7 @@ def enter_by_name(page: Page, kind: str, knocker: str, dk=None, dd=None) -> None
     form.locator("> button[type=submit]:visible").click()
 
 
-def test_the_hands_that_wait_pass_axe(axe_page: Page, partie: Partie):  # noqa: F811
+def test_the_hands_that_wait_pass_axe(axe_page: Page, partie: Partie):
     page = axe_page
     page.goto(partie.get_absolute_url())
     page.context.set_offline(True)
@@ -430,7 +444,8 @@ def test_the_hands_that_wait_pass_axe(axe_page: Page, partie: Partie):  # noqa: 
 def test_screenshots_of_the_offline_state(
     phone: BrowserContext, log_in, owner: User, partie: Partie, language: str, live_server
 ):
-    """One hand recorded, one refused, two waiting behind it; German from the catalogue."""
+    """One hand recorded, one refused, two waiting behind it; German from the catalogue.
+    The picture is taken where SCREENSHOTS names a folder."""
     page = phone.new_page()
     log_in(page, owner.username)
     phone.add_cookies([{"name": "django_language", "value": language, "url": live_server.url}])
@@ -451,12 +466,13 @@ def test_screenshots_of_the_offline_state(
         )
         expect(waiting(page).nth(1)).to_contain_text("Wartet auf das Senden")
         expect(page.locator("#entry-status")).to_contain_text("Keine Verbindung: Spiel 4")
-    folder = Path(os.environ.get("SCREENSHOTS") or "/tmp/screenshots")
-    folder.mkdir(parents=True, exist_ok=True)
-    # From the top to the end of the sheet: what is below it does not change offline.
-    bottom = page.locator(".sheet-scroll").evaluate(
-        "(sheet) => sheet.getBoundingClientRect().bottom + window.scrollY"
-    )
-    clip = {"x": 0, "y": 0, "width": 360, "height": bottom + 12}
-    page.screenshot(path=str(folder / f"offline-{language}-360.png"), clip=clip, full_page=True)
     expect_no_error(page, phone)
+    if folder := os.environ.get("SCREENSHOTS"):
+        # From the top to the end of the sheet: what is below it does not change offline.
+        bottom = page.locator(".sheet-scroll").evaluate(
+            "(sheet) => sheet.getBoundingClientRect().bottom + window.scrollY"
+        )
+        clip = {"x": 0, "y": 0, "width": 360, "height": bottom + 12}
+        path = Path(folder) / f"offline-{language}-360.png"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(path), clip=clip, full_page=True)

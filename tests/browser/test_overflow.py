@@ -247,7 +247,9 @@ def world(owner: User) -> World:
 
 
 @pytest.fixture
-def phone(open_context: Callable[..., BrowserContext], live_server) -> Callable[..., Page]:
+def phone(
+    open_context: Callable[..., BrowserContext], log_in: Callable[..., None], live_server
+) -> Callable[..., Page]:
     """`phone(language, logged_in=...)`: a 360 px page in that language."""
 
     def phone(language: str = "en", user: User | None = None) -> Page:
@@ -257,21 +259,11 @@ def phone(open_context: Callable[..., BrowserContext], live_server) -> Callable[
         )
         page = context.new_page()
         if user is not None:
-            _log_in(page, user, language)
+            log_in(page, user.username)
+            expect(page.locator("html")).to_have_attribute("lang", language)
         return page
 
     return phone
-
-
-def _log_in(page: Page, user: User, language: str) -> None:
-    from tests.conftest import PASSWORD
-
-    page.goto(reverse("login"))
-    page.locator("input[name=username]").fill(user.username)
-    page.locator("input[name=password]").fill(PASSWORD)
-    page.locator("main form button[type=submit]").click()
-    expect(page).to_have_url(re.compile(r"/$"))
-    expect(page.locator("html")).to_have_attribute("lang", language)
 
 
 def page_width(page: Page) -> int:
@@ -360,23 +352,28 @@ def open_card_picker(page: Page) -> bool:
     return True
 
 
-@pytest.mark.parametrize("language", ["en", "de"])
 def test_no_page_is_wider_than_a_phone_and_every_target_is_big(
-    phone: Callable[..., Page], owner: User, world: World, language: str
+    phone: Callable[..., Page], owner: User, world: World, live_server
 ) -> None:
+    """In English, then in German: one world, one phone for the owner and one for a
+    stranger, the language switched by its cookie."""
     found: list[str] = []
-    page = phone(language, owner)
-    for name, address in world.pages.items():
-        response = page.goto(address)
-        assert response.ok, f"{name}: {address} answered {response.status}"
-        found.extend(problems(page, name))
-        if open_card_picker(page):
-            found.extend(problems(page, f"{name} with the card picker"))
-    stranger = phone(language)
-    for name, address in world.public.items():
-        response = stranger.goto(address)
-        assert response.ok, f"{name}: {address} answered {response.status}"
-        found.extend(problems(stranger, name))
+    page, stranger = phone("en", owner), phone("en")
+    for language in ("en", "de"):
+        cookie = {"name": "django_language", "value": language, "url": live_server.url}
+        for each in (page, stranger):
+            each.context.add_cookies([cookie])
+        for name, address in world.pages.items():
+            response = page.goto(address)
+            assert response.ok, f"{name}: {address} answered {response.status}"
+            assert page.locator("html").get_attribute("lang") == language
+            found.extend(problems(page, f"{name} ({language})"))
+            if open_card_picker(page):
+                found.extend(problems(page, f"{name} with the card picker ({language})"))
+        for name, address in world.public.items():
+            response = stranger.goto(address)
+            assert response.ok, f"{name}: {address} answered {response.status}"
+            found.extend(problems(stranger, f"{name} ({language})"))
     assert not found, "\n".join(found)
 
 
@@ -404,35 +401,35 @@ SCREENSHOTS = {
 }
 
 
-@pytest.mark.parametrize("language", ["en", "de"])
-def test_screenshots_of_the_main_pages(
-    phone: Callable[..., Page], owner: User, language: str
-) -> None:
+def test_screenshots_of_the_main_pages(phone: Callable[..., Page], owner: User) -> None:
+    """In English, then in German, each on a phone of its own (what one half typed stays
+    on its phone); the pictures where SCREENSHOTS names a folder."""
     world = build_world(owner, ("Anna-Katharina Schwarzenberg", "Ben", "Cleo", "Dieter"))
-    page = phone(language, owner)
-    for picture, name in SCREENSHOTS.items():
-        for width, size in (("360", PHONE), ("1280", DESKTOP)):
-            page.set_viewport_size(size)
-            page.goto(world.pages[name])
-            expect(page.locator("main h1").first).to_be_visible()
-            assert page_width(page) <= size["width"], f"{name} at {width} px"
-            screenshot(page, f"{picture}-{language}-{width}")
-    # The card picker open on a phone, the knocker's hand half chosen.
-    page.set_viewport_size(PHONE)
-    page.goto(world.pages["two players"])
-    open_card_picker(page)
-    for code in ("TH", "JH", "QH", "4S", "4D", "4C"):
-        page.locator(f"button.pick[data-code='{code}']").click()
-    page.locator("details.cards").scroll_into_view_if_needed()
-    assert page_width(page) <= PHONE["width"]
-    screenshot(page, f"cards-{language}-360", full_page=False)
-    # Undo at hand, where the hand was; the rules of a partie, to read at the table.
-    page.goto(world.pages["three players"] + "#undo-notice")
-    expect(page.locator("#undo-notice")).to_be_in_viewport()
-    page.locator("#undo-notice").evaluate("row => row.scrollIntoView({block: 'center'})")
-    screenshot(page, f"undo-{language}-360", full_page=False)
-    page.goto(world.pages["hollywood: rules"])
-    screenshot(page, f"rules-{language}-360", full_page=False)
+    for language in ("en", "de"):
+        page = phone(language, owner)
+        for picture, name in SCREENSHOTS.items():
+            for width, size in (("360", PHONE), ("1280", DESKTOP)):
+                page.set_viewport_size(size)
+                page.goto(world.pages[name])
+                expect(page.locator("main h1").first).to_be_visible()
+                assert page_width(page) <= size["width"], f"{name} at {width} px"
+                screenshot(page, f"{picture}-{language}-{width}")
+        # The card picker open on a phone, the knocker's hand half chosen.
+        page.set_viewport_size(PHONE)
+        page.goto(world.pages["two players"])
+        open_card_picker(page)
+        for code in ("TH", "JH", "QH", "4S", "4D", "4C"):
+            page.locator(f"button.pick[data-code='{code}']").click()
+        page.locator("details.cards").scroll_into_view_if_needed()
+        assert page_width(page) <= PHONE["width"]
+        screenshot(page, f"cards-{language}-360", full_page=False)
+        # Undo at hand, where the hand was; the rules of a partie, to read at the table.
+        page.goto(world.pages["three players"] + "#undo-notice")
+        expect(page.locator("#undo-notice")).to_be_in_viewport()
+        page.locator("#undo-notice").evaluate("row => row.scrollIntoView({block: 'center'})")
+        screenshot(page, f"undo-{language}-360", full_page=False)
+        page.goto(world.pages["hollywood: rules"])
+        screenshot(page, f"rules-{language}-360", full_page=False)
 
 
 def test_the_hollywood_sheet_shows_one_game_at_a_time_on_a_phone(

@@ -22,7 +22,6 @@ from scorekeeper.league import services as league_services
 from scorekeeper.table import services
 from scorekeeper.table.models import Partie, Player, PlayerMerge
 from tests.browser.conftest import PHONE, expect_no_sideways_scroll, screenshot
-from tests.conftest import PASSWORD
 
 G = engine.Hand.gin
 DESKTOP = {"width": 1280, "height": 800}
@@ -78,7 +77,7 @@ def club(owner: User):
 
 
 @pytest.fixture
-def browse(open_context: Callable[..., BrowserContext], live_server, owner: User):
+def browse(open_context: Callable[..., BrowserContext], live_server, log_in, owner: User):
     """`browse(language, size)`: the owner's page of that language and width, logged in."""
 
     def browse(language: str, size: str) -> Page:
@@ -87,10 +86,7 @@ def browse(open_context: Callable[..., BrowserContext], live_server, owner: User
             [{"name": "django_language", "value": language, "url": live_server.url}]
         )
         page = context.new_page()
-        page.goto(reverse("login"))
-        page.locator("input[name=username]").fill(owner.username)
-        page.locator("input[name=password]").fill(PASSWORD)
-        page.locator("main form button[type=submit]").click()
+        log_in(page, owner.username)
         expect(page.locator("html")).to_have_attribute("lang", language)
         return page
 

@@ -2,24 +2,24 @@
 JSON; the same seed prints the same tables; bad input exits with status 2."""
 
 import json
-import os
-import subprocess
-import sys
+import sqlite3
+from contextlib import closing
 from datetime import timedelta
 from io import StringIO
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 from django.core.management import call_command
+from django.db import connection
 from django.utils import timezone
 
 from scorekeeper.league.nights import night_record
 from scorekeeper.table.models import Player
+from tests.commands import manage
 from tests.league.conftest import G, moved
 
 pytestmark = pytest.mark.django_db
-
-ROOT = Path(__file__).resolve().parent.parent.parent
 
 
 def pairings(*args: str) -> dict:
@@ -163,46 +163,41 @@ def test_an_unknown_season_method_or_date_is_refused(season, roster):
     )
 
 
-SETUP = """
-from datetime import date
-from scorekeeper.clubs.services import club_create
-from scorekeeper.league.services import league_create, season_create
-from scorekeeper.table.models import Player
-from django.contrib.auth.models import User
-club = club_create(name="Gin Club", owner=User.objects.create_user("owner"))
-season = season_create(league=league_create(club=club, name="League"), name="Autumn",
-                       starts_on=date(2000, 1, 1), ends_on=date(2999, 1, 1))
-for name in ("Anna", "Ben", "Carl", "Dora", "Zoe"):
-    Player.objects.create(club=club, name=name)
-print(season.pk)
-"""
+def database_url(tmp_path: Path) -> str:
+    """An address of the test's rows that another process can open: a copy of the
+    database in a file on SQLite (the test database lives in this process's memory), the
+    test database itself on PostgreSQL (the test commits: it runs outside a transaction)."""
+    connection.ensure_connection()
+    if connection.vendor == "sqlite":
+        path = tmp_path / "db.sqlite3"
+        with closing(sqlite3.connect(path)) as copy:
+            connection.connection.backup(copy)
+        return f"sqlite:///{path}"
+    db = connection.settings_dict
+    user = quote(db["USER"]) + (f":{quote(db['PASSWORD'])}" if db["PASSWORD"] else "")
+    return f"postgres://{user}@{db['HOST']}:{db['PORT'] or 5432}/{db['NAME']}"
 
 
-def test_the_real_command_line(tmp_path):
-    """The installed entry point, in a process of its own, on a database of its own."""
-    env = os.environ | {
-        "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
-        "PYTHONIOENCODING": "utf-8",
-    }
+@pytest.mark.django_db(transaction=True)
+def test_the_real_command_line(tmp_path, season, roster):
+    """The installed entry point, in processes of its own; a copy of the database saves
+    each run of the test the migrations of a new one."""
+    env = {"DATABASE_URL": database_url(tmp_path)}
+    args = ["pairings", "--season", str(season.pk), "--present", "Anna,Ben,Carl,Dora,Zoë",
+            "--method", "round_robin", "--seed", "3", "--format", "json"]  # fmt: skip
 
-    def manage(*args: str) -> subprocess.CompletedProcess:
-        return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env,
-                              capture_output=True, text=True)  # fmt: skip
-
-    assert manage("migrate", "-v0").returncode == 0
-    season = manage("shell", "-v0", "-c", SETUP).stdout.strip()
-    args = ["pairings", "--season", season, "--present", "Anna,Ben,Carl,Dora,Zoe", "--method",
-            "round_robin", "--seed", "3", "--format", "json"]  # fmt: skip
-
-    first, again = manage(*args), manage(*args)
+    first, again = manage(*args, env=env), manage(*args, env=env)  # two hash seeds
 
     assert first.returncode == 0, first.stderr
     assert first.stdout == again.stdout
-    assert first.stdout.startswith('{"tables": [{"table": 1, "players": ["')
+    assert first.stdout.startswith(b'{"tables": [{"table": 1, "players": ["')
     result = json.loads(first.stdout)
     assert len(result["tables"]) == 2 and len(result["byes"]) == 1
 
-    refusal = manage("pairings", "--season", season, "--present", "Anna,Bob", "--method", "swiss")
+    refusal = manage(
+        "pairings", "--season", str(season.pk), "--present", "Anna,Bob", "--method", "swiss",
+        env=env,
+    )  # fmt: skip
     assert refusal.returncode == 2
-    assert refusal.stdout == ""
-    assert refusal.stderr == "error: Bob is not a player of the club Gin Club\n"
+    assert refusal.stdout == b""
+    assert refusal.stderr.decode() == "error: Bob is not a player of the club Gin Club\n"
