@@ -189,38 +189,43 @@ def log_in_by_form(page: Page, username: str, password: str = PASSWORD) -> None:
     expect(page.get_by_role("heading", name="Your parties")).to_be_visible()
 
 
-def log_in_with_cookie(page: Page, username: str, server_url: str) -> None:
-    """Give the page's context a session of ``username`` and open the home page: two page
-    loads and a password check fewer than the form. Where the form matters, tests use
-    ``log_in_by_form``: a friend who logs in to join a club, and the offline phones,
-    whose service worker comes with the login page."""
+def log_in_with_cookie(
+    page: Page, username: str, server_url: str, language: str | None = None
+) -> None:
+    """Give the page's context a session of ``username`` (and, given a ``language``, its
+    language cookie). The page stays where it is: each test opens the page it needs, two
+    page loads and a password check sooner than through the form. Where the form matters
+    the tests use ``log_in_by_form``: a friend who logs in to join a club, and the offline
+    phones, whose service worker comes with the login page."""
     client = Client()
     client.force_login(User.objects.get(username=username))
-    cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
+    cookies = {settings.SESSION_COOKIE_NAME: client.cookies[settings.SESSION_COOKIE_NAME].value}
+    if language:
+        cookies[settings.LANGUAGE_COOKIE_NAME] = language
     page.context.add_cookies(
-        [{"name": settings.SESSION_COOKIE_NAME, "value": cookie, "url": server_url}]
+        [{"name": name, "value": value, "url": server_url} for name, value in cookies.items()]
     )
-    page.goto("/")
-    expect(page.locator("header form[action$='/logout/']")).to_have_count(1)  # any language
 
 
 @pytest.fixture
 def log_in(live_server) -> Callable[..., None]:
-    """`log_in(page, username)`: the page's browser is logged in as ``username``, on
-    the home page."""
-    return lambda page, username: log_in_with_cookie(page, username, live_server.url)
+    """`log_in(page, username, language=None)`: the page's browser is logged in as
+    ``username`` (in ``language``); the page stays where it is."""
+    return lambda page, username, language=None: log_in_with_cookie(
+        page, username, live_server.url, language
+    )
 
 
 @pytest.fixture
 def logged_in_page(page: Page, owner: User, log_in: Callable[..., None]) -> Page:
-    """The phone page of the owner, logged in, on the home page."""
+    """The phone page of the owner, logged in; blank, until the test opens a page."""
     log_in(page, owner.username)
     return page
 
 
 @pytest.fixture
 def axe_page(open_context: Callable[..., BrowserContext], log_in, owner: User) -> Page:
-    """The owner's phone page with axe-core (``serious_violations``), on the home page."""
+    """The owner's phone page with axe-core (``serious_violations``), logged in."""
     page = axe_context(open_context).new_page()
     log_in(page, owner.username)
     return page

@@ -22,6 +22,7 @@ def test_a_club_is_founded_and_a_friend_joins_by_link_and_becomes_scorer(
     friend = django_user_model.objects.create_user("friend", password=PASSWORD)
     page = open_context().new_page()
     log_in(page, owner.username)
+    page.goto("/")
     found_club(page, "Skat Club")
 
     mark_page(page)
@@ -54,6 +55,7 @@ def test_a_club_is_founded_and_a_friend_joins_by_link_and_becomes_scorer(
 def test_without_javascript_the_owner_withdraws_a_link(open_context, log_in, owner: User):
     page = open_context(java_script_enabled=False).new_page()
     log_in(page, owner.username)
+    page.goto("/")
     found_club(page, "Rummy Friends")
     page.get_by_role("button", name="Create an invitation link").click()
     expect(page.get_by_label("Invitation link")).to_have_count(1)

@@ -96,7 +96,8 @@ def test_the_opponent_confirms_on_his_phone_what_the_scorer_recorded_on_his(
     record(scorer, 2, "gin", knocker="Anna", dd=90)  # 22 + 110: the game is over
 
     expect(status(scorer)).to_contain_text("Anna won")
-    ben = phone(open_context, log_in, "ben")  # the login lands on the home page
+    ben = phone(open_context, log_in, "ben")
+    ben.goto("/")
     notice = ben.locator(".answer-notice")
     expect(notice).to_have_text("1 game to confirm")
     notice.get_by_role("link").click()
@@ -140,6 +141,7 @@ def test_a_dispute_on_the_phone_shows_the_scorer_the_game_with_its_note(
 
     expect(ben.locator(".messages")).to_contain_text("Result disputed")
     scorer = phone(open_context, log_in, owner.username)
+    scorer.goto("/")
     expect(scorer.locator(".answer-notice")).to_contain_text("1 disputed game to look at")
     scorer.locator(".answer-notice").get_by_role("link", name="1 disputed game to look at").click()
     disputed = scorer.locator("#disputed")
@@ -235,9 +237,7 @@ def test_screenshots_of_the_games_to_confirm_with_long_names(
             for name, (who, url) in pages_of(long_names).items():
                 if who not in phones:
                     phones[who] = axe_context(open_context, viewport=size).new_page()
-                    log_in(phones[who], who)
-                    cookie = {"name": "django_language", "value": language, "url": phones[who].url}
-                    phones[who].context.add_cookies([cookie])
+                    log_in(phones[who], who, language)
                 page = phones[who]
                 page.goto(url)
                 page.screenshot(path=str(folder / f"{name}-{language}-{width}.png"), full_page=True)

@@ -97,6 +97,7 @@ def test_a_club_plays_a_season_and_shares_its_standings(
     friend = django_user_model.objects.create_user("friend", password=PASSWORD)
     page = open_context(accept_downloads=True).new_page()
     log_in(page, owner.username)
+    page.goto("/")
     found_club(page, "Gin Club")
 
     # An invitation link, accepted by the friend in a browser of his own.

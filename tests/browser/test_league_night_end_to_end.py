@@ -98,11 +98,8 @@ def browser_of(
     language: str = "en",
 ) -> Page:
     """A browser of the person's own, at his screen's size, logged in, in his language."""
-    context = open_context(viewport=size)
-    page = context.new_page()
-    log_in(page, username)
-    if language != "en":
-        context.add_cookies([{"name": "django_language", "value": language, "url": page.url}])
+    page = open_context(viewport=size).new_page()
+    log_in(page, username, language)
     return page
 
 
@@ -160,6 +157,7 @@ def test_a_league_night_from_the_organiser_to_the_archive(
     phones = {}
     for username in ("anna", "ben"):
         phone = browser_of(open_context, log_in, username, PHONE)
+        phone.goto("/")
         go_to(phone, "My games")
         phone.locator("ul.parties li a").click()
         expect(phone).to_have_url(re.compile(r"/parties/\d+/$"))

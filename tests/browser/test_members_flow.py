@@ -152,6 +152,7 @@ def test_a_removed_member_finds_his_debt_and_reads_its_evening(
     club_services.membership_remove(membership=membership)
     page = open_context().new_page()
     log_in(page, former.username)
+    page.goto("/")
 
     go_to(page, "My games")
     debts = page.locator("#open-debts")

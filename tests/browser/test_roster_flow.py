@@ -77,17 +77,12 @@ def club(owner: User):
 
 
 @pytest.fixture
-def browse(open_context: Callable[..., BrowserContext], live_server, log_in, owner: User):
+def browse(open_context: Callable[..., BrowserContext], log_in, owner: User):
     """`browse(language, size)`: the owner's page of that language and width, logged in."""
 
     def browse(language: str, size: str) -> Page:
-        context = open_context(viewport=SIZES[size])
-        context.add_cookies(
-            [{"name": "django_language", "value": language, "url": live_server.url}]
-        )
-        page = context.new_page()
-        log_in(page, owner.username)
-        expect(page.locator("html")).to_have_attribute("lang", language)
+        page = open_context(viewport=SIZES[size]).new_page()
+        log_in(page, owner.username, language)
         return page
 
     return browse

@@ -241,6 +241,7 @@ def test_an_evening_settles_its_parties_and_carries_the_open_debt(
     logged_in_page: Page,
 ) -> None:
     page = logged_in_page
+    page.goto("/")
     go_to(page, "Evenings")
     page.get_by_label("Name").fill("Friday")
     page.get_by_role("button", name="Start an evening").click()

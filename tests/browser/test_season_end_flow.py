@@ -130,6 +130,7 @@ def test_the_owner_closes_a_season_and_a_member_reads_it_in_the_archive(
     # A member, on his own phone, in German: the league's page links the past seasons.
     guest = open_context().new_page()
     log_in(guest, member.username)
+    guest.goto("/")
     guest.get_by_role("button", name="Deutsch").click()
     expect(guest.locator("html")).to_have_attribute("lang", "de")
     guest.goto(f"/clubs/{season.league.club.slug}/leagues/")
