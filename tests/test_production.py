@@ -209,8 +209,16 @@ def test_make_test_stops_when_a_migration_is_missing(tmp_path: Path, missing: bo
     bin_dir.mkdir()
     (bin_dir / "pdftoppm").symlink_to("/bin/true")  # the `browser` target has nothing to do
     result = subprocess.run(
-        ["make", "-C", str(ROOT), "test", f"VENV={venv}", f"PY={python}", "CHROMIUM=/bin/true",
-         "HEADLESS_SHELL=/bin/true"],  # fmt: skip
+        [
+            "make",
+            "-C",
+            str(ROOT),
+            "test",
+            f"VENV={venv}",
+            f"PY={python}",
+            "CHROMIUM=/bin/true",
+            "HEADLESS_SHELL=/bin/true",
+        ],
         # Not the flags of a `make test` this suite may be running under.
         env={k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL")}
         | {"PATH": f"{bin_dir}:{os.environ['PATH']}"},
