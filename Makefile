@@ -65,8 +65,9 @@ run: venv
 	$(PY) manage.py runserver 127.0.0.1:8000
 
 # The suite runs as three pytest processes at once, which keeps two cores busy: on SQLite
-# (the laptop default) without the browser tests; on PostgreSQL (production) without
-# them; and the browser tests on PostgreSQL, in a database of their own. Each run's
+# (the laptop default) without the browser tests; on PostgreSQL (production) the tests
+# that reach the database (the pure ones check the same code on SQLite); and the browser
+# tests on PostgreSQL, in a database of their own. Each run's
 # output is printed when it ends; the target fails if any run failed. PostgreSQL is
 # optional locally, where the browser tests then run on SQLite, but required when CI=true.
 test: venv browser axe
@@ -86,7 +87,7 @@ test: venv browser axe
 	start() { echo "$$1: $${*:2}"; "$${@:2}" >"$$logs/$$1" 2>&1 & pids+=($$!); names+=("$$1"); }; \
 	start sqlite env -u DATABASE_URL $(PY) -m pytest -m "not browser"; \
 	if [ -n "$$postgresql" ]; then \
-		start postgresql env DATABASE_URL=$(PG_URL) $(PY) -m pytest -m "not browser"; \
+		start postgresql env DATABASE_URL=$(PG_URL) $(PY) -m pytest -m "not browser" --database-tests-only; \
 		start browser env DATABASE_URL=$(PG_BROWSER_URL) $(PY) -m pytest tests/browser; \
 	else \
 		start browser env -u DATABASE_URL $(PY) -m pytest tests/browser; \

@@ -31,24 +31,29 @@ DATABASE_FIXTURES = {
 }
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """On PostgreSQL, the property tests that touch no database try a fifth of their
-    examples: they check the same pure code on either database, and the run on SQLite,
-    beside it in `make test`, tries them all. Those that use the database keep theirs."""
-    if connection.vendor != "postgresql":
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--database-tests-only",
+        action="store_true",
+        help="run only the tests that reach the database (make test's run on PostgreSQL: "
+        "the run on SQLite beside it runs the pure ones)",
+    )
+
+
+def uses_database(item: pytest.Item) -> bool:
+    return bool(item.get_closest_marker("django_db") or DATABASE_FIXTURES & set(item.fixturenames))
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """With --database-tests-only (make test's run on PostgreSQL), leave out the tests that
+    touch no database: they check the same pure code on either database, and the run on
+    SQLite beside it runs them."""
+    if not config.getoption("--database-tests-only"):
         return
-    scaled = set()
-    for item in items:
-        test = getattr(item, "obj", None)
-        if not getattr(test, "is_hypothesis_test", False) or id(test) in scaled:
-            continue
-        if item.get_closest_marker("django_db") or DATABASE_FIXTURES & set(item.fixturenames):
-            continue
-        chosen = test._hypothesis_internal_use_settings
-        test._hypothesis_internal_use_settings = settings(
-            chosen, max_examples=max(1, chosen.max_examples // 5)
-        )
-        scaled.add(id(test))
+    pure = [item for item in items if not uses_database(item)]
+    if pure:
+        config.hook.pytest_deselected(items=pure)
+        items[:] = [item for item in items if uses_database(item)]
 
 
 PASSWORD = "correct horse battery staple"

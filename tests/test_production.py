@@ -232,6 +232,10 @@ def test_make_test_stops_when_a_migration_is_missing(tmp_path: Path, missing: bo
     else:
         assert result.returncode == 0, result.stdout + result.stderr
         runs = [line for line in calls.read_text().splitlines() if line.startswith("-m pytest")]
-        # At once: SQLite and PostgreSQL (the stand-in answers) without the browser tests,
-        # and the browser tests.
-        assert sorted(runs) == ["-m pytest -m not browser"] * 2 + ["-m pytest tests/browser"]
+        # At once: SQLite without the browser tests, PostgreSQL (the stand-in answers) on
+        # the tests that reach the database, and the browser tests.
+        assert sorted(runs) == [
+            "-m pytest -m not browser",
+            "-m pytest -m not browser --database-tests-only",
+            "-m pytest tests/browser",
+        ]
