@@ -21,6 +21,8 @@ production settings (DEBUG off):
 - the first standings view after a game closes, and the first player page after a
   game closes (hands recorded into a new partie of the season until its game closes;
   5 closes each, the median);
+- the hand that closes each of those games (recorded through the service: its game
+  is rated in its transaction), the median of 10;
 - the first standings view after the season's earliest partie is deleted, and after it
   is restored (3 times, the median);
 - recording a hand in a season's partie against one in a club without a season
@@ -262,6 +264,7 @@ class Figures:
     player_warm: float = 0.0
     after_close: list[float] = field(default_factory=list)
     player_after_close: list[float] = field(default_factory=list)
+    closing_hand: list[float] = field(default_factory=list)  # each close's last hand
     after_delete: list[float] = field(default_factory=list)
     after_restore: list[float] = field(default_factory=list)
     record_ratios: list[float] = field(default_factory=list)
@@ -436,7 +439,13 @@ class ClubBench:
         partie = self.start(names)
         while not ClosedGame.objects.filter(partie=partie).exists():
             hand = engine.Hand.gin(40, knocker=names[0])
-            services.hand_record(partie=partie, hand=hand, user=self.user)
+            wall, cpu = cpu_ms(
+                lambda hand=hand: services.hand_record(partie=partie, hand=hand, user=self.user)
+            )
+        # The hand that closed it, the game rated in its transaction.
+        self.figures.closing_hand.append(wall)
+        if cpu is not None:
+            self.figures.cpu.setdefault("closing_hand", []).append(cpu)
 
     def earliest_partie(self):
         from scorekeeper.league.selectors import season_book
@@ -597,6 +606,8 @@ def report(sizes: list[Figures]) -> None:
         ("  times the floor", lambda f: f"{med(f.after_close) / f.floor:.2f}x", None),
         (f"player page, first after a close (ms, {CLOSES})", lambda f: spread(f.player_after_close),
          lambda f: med(f.player_after_close)),
+        (f"the hand that closes a game (ms, {2 * CLOSES})", lambda f: spread(f.closing_hand),
+         lambda f: med(f.closing_hand)),
         (f"standings, after deleting the 1st partie (ms, {CHANGES})",
          lambda f: spread(f.after_delete), lambda f: med(f.after_delete)),
         (f"standings, after restoring it (ms, {CHANGES})", lambda f: spread(f.after_restore),
@@ -675,6 +686,7 @@ CPU_ROWS = (
     ("standings, warm", "warm", "mean"),
     ("standings, first after a close", "after_close", "median"),
     ("player page, first after a close", "player_after_close", "median"),
+    ("the hand that closes a game", "closing_hand", "median"),
     ("standings, after deleting the 1st partie", "after_delete", "median"),
     ("standings, after restoring it", "after_restore", "median"),
     ("player page, warm", "player_warm", "mean"),

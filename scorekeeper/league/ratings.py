@@ -14,7 +14,8 @@ numbered 1 to n, says that they are in place, which one query over two indexes
 tells. When they are not, the games are rated again from the first one out of place,
 once, under a lock on the season's (or club's) row: a game closing last rates that
 game alone, a change at the start rates the whole season again. A rename changes no
-row. ``ensure`` is called before the ratings are read.
+row. ``ensure`` is called before the ratings are read; ``append`` when a game closes, in
+its transaction, so that a game closing last is rated before anyone reads the ratings.
 """
 
 from __future__ import annotations
@@ -102,6 +103,24 @@ def ensure(scope: Scope) -> None:
             RatedCounting.objects.update_or_create(
                 season=scope.owner, defaults={"counting": scope.counting}
             )
+
+
+def append(scope: Scope) -> None:
+    """Rate the scope's games that came last in the order since its games were rated,
+    where those are all it has not rated: what a closing game asks, in its transaction.
+    Anything else (a game before the last rated one, the season counting otherwise) is
+    left to ``ensure``, when the ratings are next read: a change at the start is not
+    rated again by the request that makes it."""
+    if scope.counting is None:
+        return  # which games count waits for the players' answers: read game by game
+    with transaction.atomic():
+        scope.lock()
+        state = _state(scope)
+        if state.in_place or not state.counting_kept:
+            return
+        appended = _appended(scope, state)
+        if appended is not None:
+            _rate(scope, *appended, appended=True)
 
 
 def current(scope: Scope, players: list[int] | None = None) -> dict[int, tuple[str, engine.Rating]]:

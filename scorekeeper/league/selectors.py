@@ -67,6 +67,16 @@ def season_parties(season: Season) -> QuerySet[Partie]:
     return Partie.objects.filter(_counted(season, _assignments(season), "pk"))
 
 
+def seasons_counting(partie: Partie) -> list[Season]:
+    """The open seasons of the partie's club that count it."""
+    seasons = Season.objects.filter(league__club_id=partie.club_id, closed_at__isnull=True)
+    return [
+        season
+        for season in seasons.select_related("league")
+        if season_parties(season).filter(pk=partie.pk).exists()
+    ]
+
+
 Assigned = tuple[list[int], list[int]]
 
 

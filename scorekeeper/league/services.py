@@ -1,7 +1,8 @@
 """Writes of the league app: leagues, seasons and which parties they count, a season's
-close and reopening. Keyword-only, as the table services are. (What a partie's games
-give a league is written by the table app with the partie; the ratings by
-``league.ratings`` when they are read.)"""
+close and reopening; the ratings of the games a partie closes. Keyword-only, as the
+table services are. (What a partie's games give a league is written by the table app
+with the partie; the ratings by ``league.ratings``, when a game closes and when they
+are read.)"""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from scorekeeper.table import services as table_services
 from scorekeeper.table.models import Partie, Player, PlayerMerge
 from scorekeeper.tokens import new_share_token
 
-from . import selectors
+from . import ratings, selectors
 from .models import (
     Assignment,
     League,
@@ -48,6 +49,16 @@ def partie_season_assign(*, partie: Partie, season: Season | None) -> None:
     Assignment.objects.filter(partie=partie).delete()
     if season is not None:
         Assignment.objects.create(partie=partie, season=season)
+
+
+def games_closed_rate(*, partie: Partie, **_signal) -> None:
+    """Rate the games the partie has just closed, in the transaction that closed them,
+    for its club's all-time ratings and for each open season that counts it: a game
+    closing last in their order is rated alone, before the first view after it reads
+    the ratings (``table.signals.games_closed`` calls this)."""
+    ratings.append(selectors.club_book(partie.club).rating_scope)
+    for season in selectors.seasons_counting(partie):
+        ratings.append(selectors.season_book(season).rating_scope)
 
 
 def league_create(*, club, name: str) -> League:

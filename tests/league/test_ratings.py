@@ -9,9 +9,10 @@ import pytest
 
 from scorekeeper.engine.record import record_json
 from scorekeeper.engine.season import parse_season, season_standings, standings_json
-from scorekeeper.league import selectors
+from scorekeeper.league import ratings, selectors
 from scorekeeper.league.models import CurrentRating, PlayerRating, RatedGame
 from scorekeeper.table import services
+from scorekeeper.table.models import ClosedGame
 from scorekeeper.table.selectors import partie_record
 from tests.league.conftest import G, K, moved
 
@@ -71,6 +72,25 @@ def test_a_game_closed_last_rates_that_game_alone(evening, season, play):
     assert PlayerRating.objects.count() == player_ratings + 2  # its two players
 
 
+def test_the_hand_that_closes_a_game_last_rates_it_before_anyone_reads_the_ratings(
+    evening, season, play, club
+):
+    read(season)
+    ratings.ensure(selectors.club_book(club).rating_scope)
+    before, club_games = rated(season), RatedGame.objects.filter(club=club).count()
+
+    partie = play(["Ben", "Dora"], [G(90, knocker="Ben")])  # today: last in the order
+
+    # The close rated it, for the season and the club's all-time ratings, in its
+    # transaction: nothing was read since.
+    game = ClosedGame.objects.get(partie=partie)
+    assert rated(season)[:-1] == before
+    assert RatedGame.objects.get(season=season, game=game).seq == len(before) + 1
+    assert RatedGame.objects.get(club=club, game=game).seq == club_games + 1
+    assert PlayerRating.objects.filter(result__game=game).count() == 4  # two players, twice
+    assert read(season) == afresh(season)
+
+
 def test_a_partie_deleted_at_the_start_and_restored_rates_again_from_there(evening, season, owner):
     read(season)
     services.partie_delete(partie=evening[0], user=owner)
@@ -93,6 +113,7 @@ def test_a_game_closing_in_a_partie_started_earlier_rates_the_later_games_again(
 
     services.hand_record(partie=early, hand=G(90, knocker="Ben"), user=owner)
 
+    assert rated(season) == kept  # not by the request that closed it: by the next read
     assert read(season) == afresh(season)
     assert [seq for _, seq in rated(season)] == [1, 2]
     assert rated(season)[1][0] != kept[0][0]  # Carl's game, rated again after Ben's

@@ -8,7 +8,8 @@ what the league derived from it (its ratings, its players' answers) stays good. 
 that changed gets new rows under a new key, and whatever was derived from the old ones
 goes with them: its players linked to an account are asked to confirm it anew
 (``ResultConfirmation``). A change that would alter or remove a game its players all
-confirmed (a locked game) is refused with ``GameLocked``.
+confirmed (a locked game) is refused with ``GameLocked``. Games closed and none
+changed are announced (``signals.games_closed``): the league rates them at once.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from ..models import (
     ResultConfirmation,
     SettlementLine,
 )
+from ..signals import games_closed
 
 GameRows = tuple[ClosedGame, list[PlayerResult], list[SettlementLine]]
 
@@ -63,6 +65,8 @@ def partie_results_store(
         raise GameLocked(locked[0])
     ClosedGame.objects.filter(partie=partie, number__in=gone).delete()
     games_save([rows for number, rows in wanted.items() if number in gone or number not in stored])
+    if not gone and any(number not in stored for number in wanted):
+        games_closed.send(sender=Partie, partie=partie)
 
 
 def locked_games(partie: Partie, numbers: Iterable[int] | None = None) -> list[int]:
