@@ -66,7 +66,11 @@ class Scope:
         return {"season": self.owner} if isinstance(self.owner, Season) else {"club": self.owner}
 
     def lock(self) -> None:
-        type(self.owner).objects.select_for_update().filter(pk=self.owner.pk).first()
+        """One rater at a time. NO KEY UPDATE: a row that refers to the club or season
+        (a partie started, a game closed) is still written meanwhile, not held back for
+        as long as a season is rated again."""
+        owner = type(self.owner).objects.select_for_update(no_key=True)
+        owner.filter(pk=self.owner.pk).first()
 
     @property
     def counted_results(self) -> QuerySet[PlayerResult]:

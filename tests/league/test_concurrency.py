@@ -1,6 +1,8 @@
 """Eight phones open the standings and a player's page at the same moment, right after a
 game closes (or right after the season's first partie is deleted): each gets its page,
 the same page, and the ratings are stored once, as a fresh rating of the season gives.
+Eight scorers close games at the same moment, and a rating under way holds back no
+partie started in the club.
 
 On PostgreSQL only: SQLite writes one transaction at a time, so requests never race
 there. Each thread has its own client and its own database connection, closed at its end.
@@ -11,16 +13,17 @@ import threading
 from datetime import timedelta
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 from django.db.models import Count
 from django.test import Client
 from django.urls import reverse
 
+from scorekeeper import engine
 from scorekeeper.league import ratings
 from scorekeeper.league.models import CurrentRating, PlayerRating, RatedGame
 from scorekeeper.league.selectors import club_book, season_book
 from scorekeeper.table import services
-from scorekeeper.table.models import Player
+from scorekeeper.table.models import Partie, Player
 from tests.league.conftest import G, K, moved
 
 pytestmark = [
@@ -157,3 +160,72 @@ def test_eight_viewers_at_once_after_a_change_all_get_the_same_standings(
     for scope in (season_book(season).rating_scope, club_book(season.league.club).rating_scope):
         assert_rated_once(scope)
         assert_as_rated_afresh(scope)
+
+
+def test_eight_games_closing_at_once_each_close_and_are_rated_as_afresh(
+    evening, play, season, owner, member
+):
+    """Eight scorers close a game at the same moment: every closing hand is recorded
+    (each rates its game where it comes last, under the lock), and the ratings read
+    after are those of rating the games again from the first."""
+    pairs = [("Anna", "Ben"), ("Carl", "Dora"), ("Ben", "Carl"), ("Dora", "Anna")] * 2
+    parties = [play(pair, []) for pair in pairs]
+    start = threading.Barrier(THREADS)
+    failures: list[BaseException] = []
+
+    def close(n: int) -> None:
+        try:
+            start.wait(timeout=30)
+            hand = G(90, knocker=pairs[n][0])
+            services.hand_record(partie=parties[n], hand=hand, user=owner)
+        except BaseException as error:  # reported below
+            failures.append(error)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=close, args=(n,)) for n in range(THREADS)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert not any(thread.is_alive() for thread in threads)
+    assert failures == []
+    assert all(Partie.objects.get(pk=p.pk).state == Partie.State.CLOSED for p in parties)
+    viewer = Client()
+    viewer.force_login(member)
+    assert viewer.get(reverse("season_detail", args=[season.pk])).status_code == 200
+    for scope in (season_book(season).rating_scope, club_book(season.league.club).rating_scope):
+        ratings.ensure(scope)
+        assert_rated_once(scope)
+        assert_as_rated_afresh(scope)
+
+
+def test_a_rating_under_way_holds_back_no_partie_started_in_the_club(evening, club, owner):
+    """A season rated again takes a while under its lock; a partie started in the club
+    meanwhile (its row refers to the club) is stored at once, not after it."""
+    scope = club_book(club).rating_scope
+    held, done = threading.Event(), threading.Event()
+
+    def rate() -> None:
+        try:
+            with transaction.atomic():
+                scope.lock()
+                held.set()
+                done.wait(timeout=30)
+        finally:
+            connection.close()
+
+    rater = threading.Thread(target=rate)
+    rater.start()
+    try:
+        assert held.wait(timeout=30)
+        with transaction.atomic():
+            with connection.cursor() as cursor:
+                cursor.execute("SET LOCAL lock_timeout = '2s'")  # a wait fails the test
+            partie = services.partie_start(
+                owner=owner, club=club, names=["Anna", "Ben"], rules=engine.preset("classic")
+            )
+    finally:
+        done.set()
+        rater.join(timeout=30)
+    assert Partie.objects.filter(pk=partie.pk).exists()
