@@ -10,6 +10,7 @@ there. Each thread has its own client and its own database connection, closed at
 
 import re
 import threading
+from collections.abc import Callable
 from datetime import timedelta
 
 import pytest
@@ -82,25 +83,40 @@ def at_once(member, urls: list[str]) -> list[tuple[str, int, str]]:
         client = Client(raise_request_exception=False)  # a server error is a 500 here
         client.force_login(member)
         clients.append(client)
-    start = threading.Barrier(THREADS)
     answers: list[list[tuple[str, int, str]]] = [[] for _ in range(THREADS)]
 
     def view(n: int) -> None:
+        for url in urls if n % 2 == 0 else reversed(urls):
+            response = clients[n].get(url)
+            answers[n].append((url, response.status_code, response.content.decode()))
+
+    together(view)
+    return [answer for thread_answers in answers for answer in thread_answers]
+
+
+def together(work: Callable[[int], None]) -> None:
+    """``work(n)`` in THREADS threads that start together, each on its own database
+    connection (closed at its end); what any of them raised is raised here."""
+    start = threading.Barrier(THREADS)
+    failures: list[BaseException] = []
+
+    def run(n: int) -> None:
         try:
             start.wait(timeout=30)
-            for url in urls if n % 2 == 0 else reversed(urls):
-                response = clients[n].get(url)
-                answers[n].append((url, response.status_code, response.content.decode()))
+            work(n)
+        except BaseException as error:  # raised below, in the test's own thread
+            failures.append(error)
         finally:
-            connection.close()  # this thread's own connection
+            connection.close()
 
-    threads = [threading.Thread(target=view, args=(n,)) for n in range(THREADS)]
+    threads = [threading.Thread(target=run, args=(n,)) for n in range(THREADS)]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join(timeout=120)
     assert not any(thread.is_alive() for thread in threads)
-    return [answer for thread_answers in answers for answer in thread_answers]
+    if failures:
+        raise failures[0]
 
 
 def stored(scope: ratings.Scope) -> dict[int, tuple[float, float, int]]:
@@ -170,26 +186,11 @@ def test_eight_games_closing_at_once_each_close_and_are_rated_as_afresh(
     after are those of rating the games again from the first."""
     pairs = [("Anna", "Ben"), ("Carl", "Dora"), ("Ben", "Carl"), ("Dora", "Anna")] * 2
     parties = [play(pair, []) for pair in pairs]
-    start = threading.Barrier(THREADS)
-    failures: list[BaseException] = []
 
     def close(n: int) -> None:
-        try:
-            start.wait(timeout=30)
-            hand = G(90, knocker=pairs[n][0])
-            services.hand_record(partie=parties[n], hand=hand, user=owner)
-        except BaseException as error:  # reported below
-            failures.append(error)
-        finally:
-            connection.close()
+        services.hand_record(partie=parties[n], hand=G(90, knocker=pairs[n][0]), user=owner)
 
-    threads = [threading.Thread(target=close, args=(n,)) for n in range(THREADS)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=120)
-    assert not any(thread.is_alive() for thread in threads)
-    assert failures == []
+    together(close)
     assert all(Partie.objects.get(pk=p.pk).state == Partie.State.CLOSED for p in parties)
     viewer = Client()
     viewer.force_login(member)
