@@ -13,12 +13,10 @@ CHROMIUM := /usr/bin/chromium
 HEADLESS_SHELL := /usr/lib/chromium/chromium-headless-shell
 PG_URL := postgres://postgres@127.0.0.1:5432/test
 PG_PROBE := import psycopg; psycopg.connect("$(PG_URL)", connect_timeout=3).close()
-# The browser tests' database, beside PG_URL's: pytest-django makes test_<name> of each
-# (test_test, test_test_browser), so the two runs on PostgreSQL at once share none.
-PG_BROWSER_URL := postgres://postgres@127.0.0.1:5432/test_browser
-PG_BROWSER_CREATE := import psycopg; db = psycopg.connect("$(PG_URL)", autocommit=True); \
-	db.execute("SELECT 1 FROM pg_database WHERE datname = %s", ["test_browser"]).fetchone() \
-	or db.execute("CREATE DATABASE test_browser")
+# The test databases the runs on PostgreSQL create and drop, named after the checkout:
+# the browser tests' beside the others', and another checkout's run on the same server
+# meets neither.
+TEST_DB := test_scorekeeper_$(shell printf '%s' "$(CURDIR)" | cksum | cut -d' ' -f1)
 
 .PHONY: .venv venv browser axe run test bench lint format messages clean
 
@@ -76,7 +74,7 @@ test: venv browser axe
 		pg_ctlcluster --skip-systemctl-redirect $$(ls /etc/postgresql | tail -1) main start >/dev/null 2>&1 || true; \
 	fi; \
 	if $(PY) -c '$(PG_PROBE)' 2>/dev/null; then \
-		$(PY) -c '$(PG_BROWSER_CREATE)'; postgresql=yes; \
+		postgresql=yes; \
 	elif [ "$${CI:-}" = true ]; then \
 		echo "PostgreSQL not reachable at $(PG_URL), and CI=true requires it." >&2; exit 1; \
 	else \
@@ -87,8 +85,10 @@ test: venv browser axe
 	start() { echo "$$1: $${*:2}"; "$${@:2}" >"$$logs/$$1" 2>&1 & pids+=($$!); names+=("$$1"); }; \
 	start sqlite env -u DATABASE_URL $(PY) -m pytest -m "not browser"; \
 	if [ -n "$$postgresql" ]; then \
-		start postgresql env DATABASE_URL=$(PG_URL) $(PY) -m pytest -m "not browser" --database-tests-only; \
-		start browser env DATABASE_URL=$(PG_BROWSER_URL) $(PY) -m pytest tests/browser; \
+		start postgresql env DATABASE_URL=$(PG_URL) TEST_DATABASE_NAME=$(TEST_DB) \
+			$(PY) -m pytest -m "not browser" --database-tests-only; \
+		start browser env DATABASE_URL=$(PG_URL) TEST_DATABASE_NAME=$(TEST_DB)_browser \
+			$(PY) -m pytest tests/browser; \
 	else \
 		start browser env -u DATABASE_URL $(PY) -m pytest tests/browser; \
 	fi; \

@@ -8,6 +8,7 @@ value that would be unsafe stops the start-up instead of being quietly accepted.
     SECRET_KEY     required when DEBUG is off
     ALLOWED_HOSTS  comma-separated host names ("*" is refused when DEBUG is off)
     DATABASE_URL   e.g. postgres://user:password@host:5432/name (default: SQLite)
+    TEST_DATABASE_NAME  the database the tests create and drop (default: test_<name>)
 
 Production switches (README.md, "Running in production"):
 
@@ -186,6 +187,10 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # PostgreSQL's JIT compiles a query the planner thinks is large: the standings'
     # GROUP BY spent 220 ms compiling to save nothing. The app's queries are small.
     DATABASES["default"].setdefault("OPTIONS", {}).setdefault("options", "-c jit=off")
+# make test names the test databases after its checkout: two checkouts' runs on one
+# server never create or drop each other's.
+if os.environ.get("TEST_DATABASE_NAME"):
+    DATABASES["default"]["TEST"] = {"NAME": os.environ["TEST_DATABASE_NAME"]}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

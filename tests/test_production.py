@@ -198,7 +198,7 @@ def test_make_test_stops_when_a_migration_is_missing(tmp_path: Path, missing: bo
     python = tmp_path / "python"
     status = 1 if missing else 0
     python.write_text(
-        f'#!/bin/sh\necho "$@" >> {calls}\n'
+        f'#!/bin/sh\necho "$@ [$TEST_DATABASE_NAME]" >> {calls}\n'
         f'case "$*" in *"makemigrations --check"*) exit {status} ;; esac\n'
     )
     python.chmod(0o755)
@@ -219,8 +219,12 @@ def test_make_test_stops_when_a_migration_is_missing(tmp_path: Path, missing: bo
             "CHROMIUM=/bin/true",
             "HEADLESS_SHELL=/bin/true",
         ],
-        # Not the flags of a `make test` this suite may be running under.
-        env={k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL")}
+        # Not the flags nor the test database of a `make test` this suite may run under.
+        env={
+            k: v
+            for k, v in os.environ.items()
+            if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "TEST_DATABASE_NAME")
+        }
         | {"PATH": f"{bin_dir}:{os.environ['PATH']}"},
         capture_output=True,
         text=True,
@@ -234,8 +238,11 @@ def test_make_test_stops_when_a_migration_is_missing(tmp_path: Path, missing: bo
         runs = [line for line in calls.read_text().splitlines() if line.startswith("-m pytest")]
         # At once: SQLite without the browser tests, PostgreSQL (the stand-in answers) on
         # the tests that reach the database, and the browser tests.
+        # Each run on PostgreSQL in a test database of its own, named after the checkout
+        # (a checksum of its folder).
+        name = re.fullmatch(r".* \[(test_scorekeeper_\d+)\]", sorted(runs)[0]).group(1)
         assert sorted(runs) == [
-            "-m pytest -m not browser",
-            "-m pytest -m not browser --database-tests-only",
-            "-m pytest tests/browser",
+            f"-m pytest -m not browser --database-tests-only [{name}]",
+            "-m pytest -m not browser []",
+            f"-m pytest tests/browser [{name}_browser]",
         ]

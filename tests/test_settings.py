@@ -49,3 +49,20 @@ def test_production_refuses_wildcard_allowed_hosts():
 def test_production_with_safe_values_starts():
     result = import_settings(DEBUG="0", SECRET_KEY=SAFE_KEY, ALLOWED_HOSTS="scores.example.org")
     assert result.returncode == 0, result.stderr
+
+
+def test_the_test_database_is_the_one_named_by_the_environment():
+    """make test names each run's test database after its checkout, so that two runs on
+    one PostgreSQL server never create or drop each other's."""
+    show = "import scorekeeper.settings as s; print(s.DATABASES['default'].get('TEST', {}))"
+    env = {k: v for k, v in os.environ.items() if k != "TEST_DATABASE_NAME"}
+    env["DATABASE_URL"] = "postgres://postgres@127.0.0.1:5432/test"
+
+    def configured(**more: str) -> str:
+        return subprocess.run(
+            [sys.executable, "-c", show], cwd=ROOT, env=env | more,
+            capture_output=True, text=True, check=True,
+        ).stdout.strip()  # fmt: skip
+
+    assert configured(TEST_DATABASE_NAME="test_sk_42") == "{'NAME': 'test_sk_42'}"
+    assert configured() == "{}"  # Django's default: test_<name>
