@@ -65,9 +65,9 @@ run: venv
 # The suite runs as three pytest processes at once, which keeps two cores busy: on SQLite
 # (the laptop default) without the browser tests; on PostgreSQL (production) the tests
 # that reach the database (the pure ones check the same code on SQLite); and the browser
-# tests on PostgreSQL, in a database of their own. Each run's
-# output is printed when it ends; the target fails if any run failed. PostgreSQL is
-# optional locally, where the browser tests then run on SQLite, but required when CI=true.
+# tests on PostgreSQL, in a database of their own. Each run's output is printed when it
+# ends; the target fails if any run failed. PostgreSQL is optional locally, where the
+# browser tests then run on SQLite, but required when CI=true.
 test: venv browser axe
 	env -u DATABASE_URL $(PY) manage.py makemigrations --check --dry-run
 	@if ! $(PY) -c '$(PG_PROBE)' 2>/dev/null && [ "$$(id -u)" = 0 ] && command -v pg_ctlcluster >/dev/null; then \

@@ -187,6 +187,7 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # PostgreSQL's JIT compiles a query the planner thinks is large: the standings'
     # GROUP BY spent 220 ms compiling to save nothing. The app's queries are small.
     DATABASES["default"].setdefault("OPTIONS", {}).setdefault("options", "-c jit=off")
+
 # make test names the test databases after its checkout: two checkouts' runs on one
 # server never create or drop each other's.
 if os.environ.get("TEST_DATABASE_NAME"):
