@@ -66,3 +66,19 @@ def test_the_test_database_is_the_one_named_by_the_environment():
 
     assert configured(TEST_DATABASE_NAME="test_sk_42") == "{'NAME': 'test_sk_42'}"
     assert configured() == "{}"  # Django's default: test_<name>
+
+
+def test_the_laptop_default_passes_the_system_checks_without_a_warning(tmp_path):
+    """On SQLite (the default) the commands that use the database (migrate, demo) run
+    the checks of the database too: none may warn."""
+    env = {k: v for k, v in os.environ.items() if k != "DEBUG"}
+    env["DATABASE_URL"] = f"sqlite:///{tmp_path / 'laptop.sqlite3'}"
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--database", "default"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "System check identified no issues" in result.stdout, result.stdout + result.stderr
