@@ -117,6 +117,8 @@ def append(scope: Scope) -> None:
     rated again by the request that makes it."""
     if scope.counting is None:
         return  # which games count waits for the players' answers: read game by game
+    if not _rated(scope).exists():
+        return  # nothing rated yet, nothing to carry forward: the first read rates all
     with transaction.atomic():
         scope.lock()
         state = _state(scope)
