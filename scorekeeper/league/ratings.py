@@ -67,8 +67,8 @@ class Scope:
 
     def lock(self) -> None:
         """One rater at a time. NO KEY UPDATE: a row that refers to the club or season
-        (a partie started, a game closed) is still written meanwhile, not held back for
-        as long as a season is rated again."""
+        (a partie started, a hand recorded) is still written meanwhile, not held back
+        for as long as a season is rated again."""
         owner = type(self.owner).objects.select_for_update(no_key=True)
         owner.filter(pk=self.owner.pk).first()
 
