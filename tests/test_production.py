@@ -237,9 +237,9 @@ def test_make_test_stops_when_a_migration_is_missing(tmp_path: Path, missing: bo
         assert result.returncode == 0, result.stdout + result.stderr
         runs = [line for line in calls.read_text().splitlines() if line.startswith("-m pytest")]
         # At once: SQLite without the browser tests, PostgreSQL (the stand-in answers) on
-        # the tests that reach the database, and the browser tests.
-        # Each run on PostgreSQL in a test database of its own, named after the checkout
-        # (a checksum of its folder).
+        # the tests that reach the database, and the browser tests; each run on
+        # PostgreSQL in a test database of its own, named after the checkout (a checksum
+        # of its folder).
         name = re.fullmatch(r".* \[(test_scorekeeper_\d+)\]", sorted(runs)[0]).group(1)
         assert sorted(runs) == [
             f"-m pytest -m not browser --database-tests-only [{name}]",

@@ -2,6 +2,7 @@
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from hypothesis import settings
@@ -35,6 +36,7 @@ def test_the_run_on_postgresql_leaves_out_only_the_tests_that_touch_no_database(
             "--database-tests-only",
             "tests/test_error_pages.py",
         ],
+        cwd=Path(__file__).resolve().parent.parent,
         capture_output=True,
         text=True,
         check=True,
