@@ -434,13 +434,17 @@ def board_standings_columns() -> list[tuple[engine.league.StandingsColumn, str, 
     ]
 
 
-def season_subtitle(season) -> str:  # noqa: ANN001 (a league.Season; no model import here)
-    """A season's dates and points formula in words, for its printed standings; the
-    points written as every number is (a lost point "−1", not "-1")."""
-    dates = f"{date_format(season.starts_on)} – {date_format(season.ends_on)}"
-    points = gettext("win %(win)s, shutout win %(shutout)s, loss %(loss)s") % {
-        "win": number_text(season.points_win),
-        "shutout": number_text(season.points_shutout_win),
-        "loss": number_text(season.points_loss),
+def points_formula(points: engine.LeaguePoints) -> str:
+    """A season's league points in words, as its page, its next season's page and its
+    printed standings give them; written as every number is (a lost point "−1")."""
+    return gettext("win %(win)s, shutout win %(shutout)s, loss %(loss)s") % {
+        "win": number_text(points.win),
+        "shutout": number_text(points.shutout_win),
+        "loss": number_text(points.loss),
     }
-    return f"{dates} · {points}"
+
+
+def season_subtitle(season) -> str:  # noqa: ANN001 (a league.Season; no model import here)
+    """A season's dates and points formula in words, for its printed standings."""
+    dates = f"{date_format(season.starts_on)} – {date_format(season.ends_on)}"
+    return f"{dates} · {points_formula(season.points)}"

@@ -15,7 +15,7 @@ from django.utils.translation import gettext, ngettext, pgettext
 from scorekeeper.engine import HandStats
 from scorekeeper.engine.league import Line, StandingsColumn
 from scorekeeper.formats import figure_text, number_text
-from scorekeeper.vocabulary import kind_name
+from scorekeeper.vocabulary import kind_name, points_formula
 
 from ..models import Season, SeasonChange
 
@@ -137,6 +137,12 @@ def _meeting(meeting) -> str:
         return ""
     net = number_text(meeting.net_points, sign=True)
     return f"{meeting.won}–{meeting.lost}<small>{net}</small>"
+
+
+@register.filter
+def season_points(season: Season) -> str:
+    """The season's league points in words: 'win 2, shutout win 3, loss −1'."""
+    return points_formula(season.points)
 
 
 @register.simple_tag
