@@ -55,7 +55,7 @@ from scorekeeper.table.selectors import HANDS_IN_ORDER, partie_record, partie_wi
 from scorekeeper.vocabulary import pending_text
 
 from . import ratings
-from .models import Assignment, League, NightTable, Season, SeasonClose
+from .models import Assignment, League, NightTable, Season, SeasonChange, SeasonClose
 
 HeadToHead = engine.HeadToHead
 TREND = 5  # results shown as a player's trend
@@ -697,6 +697,25 @@ def _rank(book: Book, line: engine.league.Line, pk: int, listed: dict[int, str])
 
 
 # Closed seasons
+
+
+# An entry of a season's audit trail: when, and a close (with its reopening) or a change
+# of its settings.
+HistoryEntry = tuple[datetime, SeasonClose | None, SeasonChange | None]
+
+
+def season_history(season: Season) -> list[HistoryEntry]:
+    """The season's audit trail, newest first: each close (with its reopening) and each
+    change of its settings, as ``(when, close, change)``, one of the two None. A season
+    annotated ``ever_closed`` or ``ever_changed`` False (the views' ``_season``) spares
+    the query of that part."""
+    history: list[HistoryEntry] = []
+    if getattr(season, "ever_closed", True):
+        closes = season.closes.select_related("closed_by", "reopened_by")
+        history += [(c.closed_at, c, None) for c in closes.defer("final_standings", "players")]
+    if getattr(season, "ever_changed", True):
+        history += [(c.at, None, c) for c in season.changes.select_related("user")]
+    return sorted(history, key=lambda entry: entry[0], reverse=True)
 
 
 def season_close_of(season: Season) -> SeasonClose:

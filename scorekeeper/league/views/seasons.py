@@ -6,7 +6,7 @@ selectors."""
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import timedelta
 
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
@@ -148,7 +148,7 @@ def _render_standings(request: HtmxHttpRequest, season: Season, role: Role | Non
     page = Paginator(table.sorted_rows(sort, descending), PAGE).get_page(request.GET.get("page"))
     history = []
     if role == Role.OWNER and not request.htmx:
-        history = _history(season)
+        history = selectors.season_history(season)
     context = {
         "season": season,
         "close": table.close,
@@ -168,23 +168,6 @@ def _render_standings(request: HtmxHttpRequest, season: Season, role: Role | Non
     if request.htmx:
         template += "#standings"
     return render(request, template, context)
-
-
-# An entry of a season's audit trail: when, and a close (with its reopening) or a change
-# of its settings.
-HistoryEntry = tuple[datetime, SeasonClose | None, SeasonChange | None]
-
-
-def _history(season: Season) -> list[HistoryEntry]:
-    """The season's audit trail, newest first: each close (with its reopening) and each
-    change of its settings, as ``(when, close, change)``, one of the two None."""
-    history: list[HistoryEntry] = []
-    if getattr(season, "ever_closed", False):
-        closes = season.closes.select_related("closed_by", "reopened_by")
-        history += [(c.closed_at, c, None) for c in closes.defer("final_standings", "players")]
-    if getattr(season, "ever_changed", False):
-        history += [(c.at, None, c) for c in season.changes.select_related("user")]
-    return sorted(history, key=lambda entry: entry[0], reverse=True)
 
 
 def _pending_note(table: selectors.SeasonTable) -> str | None:
