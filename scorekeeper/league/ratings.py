@@ -129,15 +129,9 @@ def append(scope: Scope) -> None:
             _rate(scope, *appended, appended=True)
 
 
-def current(scope: Scope, players: list[int] | None = None) -> dict[int, tuple[str, engine.Rating]]:
-    """Each rated player's name and latest rating (of ``players`` where given), by id."""
-    rows = CurrentRating.objects.filter(**scope.key)
-    if players is not None:
-        rows = rows.filter(player_id__in=players)
-    return {
-        player: (name, engine.Rating(mu, sigma))
-        for player, name, mu, sigma in rows.values_list("player_id", "player__name", "mu", "sigma")
-    }
+def current_rows(scope: Scope) -> QuerySet[CurrentRating]:
+    """Each rated player's latest rating: ``player_id``, ``mu`` and ``sigma``."""
+    return CurrentRating.objects.filter(**scope.key).values_list("player_id", "mu", "sigma")
 
 
 def history(scope: Scope, player_id: int) -> dict[int, engine.Rating]:

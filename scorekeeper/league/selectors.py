@@ -226,23 +226,39 @@ def _book_lines(
         n_money=Sum("money_e4", filter=_of(book), default=0),
         n_pending=Count("pk", filter=_open()),
     )
-    # Counted first, then the names and ratings by key: a join or a subquery per line
-    # makes PostgreSQL walk every result row in the player's order.
-    counted = _plain(figures.values_list(
+    counted = figures.values_list(
         "player_id", "n_games", "n_won", "n_shutouts", "n_points", "n_net", "n_money",
         "n_pending",
-    ))  # fmt: skip
-    keys = [row[0] for row in counted]
-    rated = ratings.current(book.rating_scope, None if players is None else keys) if rating else {}
-    if any(key not in rated for key in keys):  # not rated yet: a name and no rating
-        unrated = Player.objects.filter(pk__in=[key for key in keys if key not in rated])
-        rated |= {pk: (name, engine.Rating()) for pk, name in unrated.values_list("pk", "name")}
-    Line = engine.league.Line
+    )  # fmt: skip
+    Line, Rating = engine.league.Line, engine.Rating
     return {
-        pk: (Line(None, rated[pk][0], games, won, games - won, shutouts, points, net,
-                  plain_amount(money * MONEY_SCALE), rated[pk][1]), pending)
-        for pk, games, won, shutouts, points, net, money, pending in counted
+        pk: (Line(None, name, games, won, games - won, shutouts, points, net,
+                  plain_amount(money * MONEY_SCALE),
+                  Rating() if mu is None else Rating(mu, sigma)), pending)
+        for pk, games, won, shutouts, points, net, money, pending, name, mu, sigma
+        in _named(counted, ratings.current_rows(book.rating_scope) if rating else None)
     }  # fmt: skip
+
+
+def _named(counted: QuerySet, rated: QuerySet | None) -> list[tuple]:
+    """The rows counted per player (``player_id`` first), each followed by his name and
+    his rating's ``mu`` and ``sigma`` (None: not rated, or ``rated`` None), in one query:
+    counted first, then joined by key (a join or a subquery inside the ``GROUP BY`` makes
+    PostgreSQL walk every result row in the player's order)."""
+    sql, params = counted.query.sql_with_params()
+    columns, joined = "NULL, NULL", ""
+    if rated is not None:
+        rated_sql, rated_params = rated.query.sql_with_params()
+        columns = "rated.mu, rated.sigma"
+        joined = f" LEFT JOIN ({rated_sql}) rated ON rated.player_id = counted.player_id"
+        params = (*params, *rated_params)
+    statement = (
+        f"SELECT counted.*, player.name, {columns} FROM ({sql}) counted "  # noqa: S608 (Django's SQL)
+        f"JOIN {Player._meta.db_table} player ON player.id = counted.player_id{joined}"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(statement, params)
+        return cursor.fetchall()
 
 
 def _of(book: Book, condition: Q | None = None) -> Q | None:
