@@ -3,10 +3,12 @@ are those of rating its games afresh in playing order (RULES.md §11), and a gam
 last rates that game alone."""
 
 import json
+from dataclasses import replace
 from datetime import timedelta
 
 import pytest
 
+from scorekeeper.engine import Rating
 from scorekeeper.engine.record import record_json
 from scorekeeper.engine.season import parse_season, season_standings, standings_json
 from scorekeeper.league import ratings, selectors
@@ -133,6 +135,19 @@ def test_a_rename_changes_no_rating(evening, season, owner):
 
     assert read(season) == afresh(season)
     assert (rated(season), list(CurrentRating.objects.values_list("pk", "mu"))) == before
+
+
+def test_lines_read_before_any_rating_carry_the_names_and_the_default_rating(evening, season):
+    book = selectors.season_book(season)
+    before = selectors.book_lines(book)  # nothing rated yet: no stored rating joined
+    ratings.ensure(book.rating_scope)
+    after = selectors.book_lines(book)
+
+    assert {line.player for line in before.values()} == {"Anna", "Ben", "Carl", "Dora"}
+    assert {line.rating for line in before.values()} == {Rating()}
+    assert {pk: replace(line, rating=Rating()) for pk, line in after.items()} == before
+    stored = dict(CurrentRating.objects.filter(season=season).values_list("player_id", "mu"))
+    assert {pk: line.rating.mu for pk, line in after.items()} == stored
 
 
 def test_a_merge_rates_the_merged_players_games_again(season, play, owner):
