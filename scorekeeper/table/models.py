@@ -703,7 +703,8 @@ class PartieStats(models.Model):
     undercuts, points won."""
 
     partie = models.ForeignKey(Partie, on_delete=models.CASCADE, related_name="hand_stats")
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    # Its index is stats_player_started's (which leads with the player).
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+", db_index=False)
     hands = models.PositiveIntegerField(_("hands played"), default=0)
     won = models.PositiveIntegerField(_("hands won"), default=0)
     gins = models.PositiveIntegerField(_("gins"), default=0)
@@ -726,7 +727,14 @@ class PartieStats(models.Model):
                 fields=["club", "started_at"],
                 include=["player", "hands", "won", "gins", "undercuts", "points", "kind", "partie"],
                 name="stats_club_started",
-            )
+            ),
+            # Covering: a page's players' hands (the standings' hundred lines, a player's
+            # page) are read from the index alone, not from the season's every row.
+            models.Index(
+                fields=["player", "started_at"],
+                include=["hands", "won", "gins", "undercuts", "points", "club", "kind", "partie"],
+                name="stats_player_started",
+            ),
         ]
 
     def __str__(self) -> str:
