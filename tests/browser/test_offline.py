@@ -102,11 +102,19 @@ def wait_until(page: Page, check: str, arg: object = None) -> None:
 
 
 def wait_until_kept(page: Page) -> None:
-    """The service worker runs the page and has kept a copy of it on the phone."""
+    """The service worker is active, so it answers the phone's next navigations, and has
+    kept a copy of the page on the phone. (Not that it controls this page: a page whose
+    navigation began while the worker was still installing may stay uncontrolled until
+    the next one, as the page after the login form did about every other time; the page
+    asks to be kept all the same.)"""
     wait_until(
         page,
-        """async () => !!navigator.serviceWorker.controller
-             && !!(await caches.match(location.pathname))""",
+        """async () => {
+             const registration = await navigator.serviceWorker.getRegistration();
+             return !!(registration && registration.active
+               && registration.active.state === "activated"
+               && await caches.match(location.pathname));
+           }""",
     )
 
 
