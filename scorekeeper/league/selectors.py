@@ -68,26 +68,40 @@ def season_parties(season: Season) -> QuerySet[Partie]:
 
 
 def seasons_counting(partie: Partie) -> list[Season]:
-    """The open seasons of the partie's club that count it."""
+    """The open seasons of the partie's club that count it (the club's assignments read
+    once for all of them: this runs on every hand that closes a game)."""
     seasons = Season.objects.filter(league__club_id=partie.club_id, closed_at__isnull=True)
+    seasons = list(seasons.select_related("league"))
+    if not seasons:
+        return []
+    rows = _club_assignments(partie.club_id)
+    it = Partie.objects.filter(pk=partie.pk)
     return [
         season
-        for season in seasons.select_related("league")
-        if season_parties(season).filter(pk=partie.pk).exists()
+        for season in seasons
+        if it.filter(_counted(season, _assignments(season, rows), "pk")).exists()
     ]
 
 
 Assigned = tuple[list[int], list[int]]
 
 
-def _assignments(season: Season) -> Assigned:
+def _assignments(season: Season, rows: list[tuple[int, int]] | None = None) -> Assigned:
     """The club's parties assigned to the season, and those assigned to another one: a
-    few, read first, so that the rows are found by an index."""
+    few, read first, so that the rows are found by an index. ``rows``: the club's
+    assignments already read (``_club_assignments``)."""
     here, elsewhere = [], []
-    assigned = Assignment.objects.filter(partie__club_id=season.league.club_id)
-    for partie_id, season_id in assigned.values_list("partie_id", "season_id"):
+    if rows is None:
+        rows = _club_assignments(season.league.club_id)
+    for partie_id, season_id in rows:
         (here if season_id == season.pk else elsewhere).append(partie_id)
     return here, elsewhere
+
+
+def _club_assignments(club_id: int) -> list[tuple[int, int]]:
+    """Each of the club's parties assigned to a season, with the season."""
+    assigned = Assignment.objects.filter(partie__club_id=club_id)
+    return list(assigned.values_list("partie_id", "season_id"))
 
 
 def _counted(season: Season, assigned: Assigned, partie: str = "partie_id", prefix: str = "") -> Q:

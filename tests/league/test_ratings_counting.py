@@ -85,3 +85,23 @@ def test_a_game_confirmed_in_the_middle_of_the_season_rates_from_its_place(
 
     assert_rated_as_afresh(season)
     assert RatedGame.objects.filter(season=season).count() == 4
+
+
+def test_a_closing_game_is_rated_for_each_open_season_that_counts_its_partie(
+    season, play, django_assert_num_queries
+):
+    cup = league_services.season_create(
+        league=season.league, name="Cup", starts_on=season.starts_on, ends_on=season.ends_on
+    )
+    ended = league_services.season_create(
+        league=season.league, name="Spring", starts_on=season.starts_on, ends_on=season.ends_on
+    )
+    league_services.season_close(season=ended, user=None)
+    both = play(["Anna", "Ben"], [G(90, knocker="Anna")])
+    cup_only = play(["Carl", "Dora"], [G(90, knocker="Carl")])
+    league_services.partie_season_assign(partie=cup_only, season=cup)
+
+    assert selectors.seasons_counting(both) == [season, cup]
+    # The open seasons, the club's assignments once, then one probe a season.
+    with django_assert_num_queries(4):
+        assert selectors.seasons_counting(cup_only) == [cup]
