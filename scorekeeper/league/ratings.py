@@ -90,15 +90,8 @@ def ensure(scope: Scope) -> None:
         state = _state(scope)
         if state.in_place:
             return
-        appended = _appended(scope, state) if state.counting_kept else None
-        if appended is not None:
-            _rate(scope, *appended, appended=True)
-        elif state.counting_kept or not _in_place(scope):
-            place = _first_out_of_place(scope)
-            _rated(scope).filter(seq__gte=place).delete()
-            PlayerRating.objects.filter(**scope.key, seq__gte=place).delete()
-            games = list(scope.games.order_by(*ORDER).values_list("pk", flat=True)[place - 1 :])
-            _rate(scope, place, games, _before(scope, place), appended=False)
+        if not _rate_appended(scope, state) and (state.counting_kept or not _in_place(scope)):
+            _rate_again(scope)
         if (
             isinstance(scope.owner, Season)
             and scope.counting is not None
@@ -122,11 +115,26 @@ def append(scope: Scope) -> None:
     with transaction.atomic():
         scope.lock()
         state = _state(scope)
-        if state.in_place or not state.counting_kept:
-            return
-        appended = _appended(scope, state)
-        if appended is not None:
-            _rate(scope, *appended, appended=True)
+        if not state.in_place:
+            _rate_appended(scope, state)
+
+
+def _rate_appended(scope: Scope, state: State) -> bool:
+    """Rate the games not rated yet where they all come after the rated ones (and the
+    season still counts as when those were rated): whether it did. Under the lock."""
+    appended = _appended(scope, state) if state.counting_kept else None
+    if appended is not None:
+        _rate(scope, *appended, appended=True)
+    return appended is not None
+
+
+def _rate_again(scope: Scope) -> None:
+    """Rate the games again from the first one out of place on. Under the lock."""
+    place = _first_out_of_place(scope)
+    _rated(scope).filter(seq__gte=place).delete()
+    PlayerRating.objects.filter(**scope.key, seq__gte=place).delete()
+    games = list(scope.games.order_by(*ORDER).values_list("pk", flat=True)[place - 1 :])
+    _rate(scope, place, games, _before(scope, place), appended=False)
 
 
 def current_rows(scope: Scope) -> QuerySet[CurrentRating]:
