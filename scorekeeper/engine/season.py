@@ -61,7 +61,10 @@ FORMAT = "scorekeeper-season/1"
 
 
 @dataclass(frozen=True)
-class Season:
+class SeasonDocument:
+    """A ``scorekeeper-season/1`` document: the season's name, points and rules, and
+    the game records that count for it (not the club's season, ``league.models``)."""
+
     name: str
     points: LeaguePoints
     min_games: int
@@ -72,7 +75,7 @@ class Season:
     pending: frozenset[tuple[int, int]] = frozenset()
 
 
-def loads(text: str | bytes) -> Season:
+def loads(text: str | bytes) -> SeasonDocument:
     """A season document from JSON text (at most MAX_SEASON_BYTES), read safely;
     RecordError (one line per problem) otherwise."""
     try:
@@ -84,7 +87,7 @@ def loads(text: str | bytes) -> Season:
     return parse_season(data)
 
 
-def parse_season(data: Any) -> Season:
+def parse_season(data: Any) -> SeasonDocument:
     """Check a season document and every record in it; errors name the party."""
     if not isinstance(data, dict):
         raise RecordError(["a season is a JSON object with its parties"])
@@ -122,7 +125,9 @@ def parse_season(data: Any) -> Season:
             pending |= {(number, game) for game in _pending_games(raw, number, errors)}
     if errors:
         raise RecordError(errors)
-    return Season(name, points, min_games, tuple(parties), confirmed_only, frozenset(pending))
+    return SeasonDocument(
+        name, points, min_games, tuple(parties), confirmed_only, frozenset(pending)
+    )
 
 
 def _pending_games(party: dict[str, Any], number: int, errors: list[str]) -> list[int]:
@@ -164,7 +169,7 @@ def _points(value: Any, errors: list[str]) -> LeaguePoints:
     return LeaguePoints(**chosen)
 
 
-def season_json(season: Season) -> dict[str, Any]:
+def season_json(season: SeasonDocument) -> dict[str, Any]:
     """The season as FORMAT.md writes it: its name, points, min_games and whether only
     confirmed games count, and each party a game record as the record export writes it,
     with the numbers of its games that wait for an answer (``pending_games``), if any."""
@@ -186,7 +191,7 @@ def season_json(season: Season) -> dict[str, Any]:
     }
 
 
-def _pending_by_party(season: Season) -> dict[int, list[int]]:
+def _pending_by_party(season: SeasonDocument) -> dict[int, list[int]]:
     """The numbers of each party's games that wait for an answer, by its position."""
     pending: dict[int, list[int]] = {n: [] for n in range(1, len(season.parties) + 1)}
     for number, game in sorted(season.pending):
@@ -194,7 +199,7 @@ def _pending_by_party(season: Season) -> dict[int, list[int]]:
     return pending
 
 
-def dumps(season: Season) -> str:
+def dumps(season: SeasonDocument) -> str:
     """The season document as JSON text, one party a line (a season of thousands of
     parties stays far smaller than indented, and a change shows as a changed line)."""
     data = season_json(season)
@@ -212,7 +217,7 @@ def _compact(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
 
 
-def season_results(season: Season) -> tuple[list[GameResult], list[str]]:
+def season_results(season: SeasonDocument) -> tuple[list[GameResult], list[str]]:
     """Every closed game the season counts in playing order (a season of confirmed games
     leaves out those that wait for an answer), and every player named."""
     games: list[GameResult] = []
@@ -241,7 +246,7 @@ def season_results(season: Season) -> tuple[list[GameResult], list[str]]:
     return games, list(players)
 
 
-def season_standings(season: Season) -> Standings:
+def season_standings(season: SeasonDocument) -> Standings:
     games, players = season_results(season)
     return standings(games, players, season.points, season.min_games)
 

@@ -864,7 +864,7 @@ def season_hands(season: Season):
         )
 
 
-def season_document(season: Season) -> documents.Season:
+def season_document(season: Season) -> documents.SeasonDocument:
     """The season as a season document (FORMAT.md): its points, whether only confirmed
     games count, and each partie it counts as a game record, in playing order, with its
     closed games that wait for an answer, so that ``standings FILE`` on it gives these
@@ -885,7 +885,7 @@ def season_document(season: Season) -> documents.Season:
     pending = frozenset(
         (positions[partie], number) for partie, number in waiting if partie in positions
     )
-    return documents.Season(
+    return documents.SeasonDocument(
         season.name,
         season.points,
         season.min_games,
