@@ -38,6 +38,7 @@ from django.db.models import (
     Subquery,
     Window,
 )
+from django.db.models.expressions import Star
 from django.db.models.functions import RowNumber
 
 from scorekeeper import engine
@@ -173,8 +174,12 @@ class State:
         return self.counting_kept and self.counted == self.rated == self.last
 
 
-def _count(rows: QuerySet, function: str = "COUNT", field: str = "pk") -> Subquery:
-    value = Func(F(field), function=function, output_field=IntegerField())
+def _count(rows: QuerySet, function: str = "COUNT", field: str | None = None) -> Subquery:
+    """One figure of ``rows`` as a subquery (no GROUP BY): their number, or ``function``
+    of ``field``. ``COUNT(*)`` reads an index alone where one holds the filter."""
+    value = Func(
+        Star() if field is None else F(field), function=function, output_field=IntegerField()
+    )
     return Subquery(rows.order_by().annotate(value=value).values("value")[:1])
 
 
