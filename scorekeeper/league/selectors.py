@@ -236,9 +236,9 @@ def _book_lines(
     ``rating`` False: each line with the default rating, not his."""
     played = book.played if players is None else book.played.filter(player_id__in=players)
     figures = _figures(book, played).annotate(
-        n_shutouts=Count(ROW, filter=_of(book, Q(shutout=True))),
+        n_shutouts=Count(NEVER_NULL, filter=_of(book, Q(shutout=True))),
         n_money=Sum("money_e4", filter=_of(book), default=0),
-        n_pending=Count(ROW, filter=_open()),
+        n_pending=Count(NEVER_NULL, filter=_open()),
     )
     counted = figures.values_list(
         "player_id", "n_games", "n_won", "n_shutouts", "n_points", "n_net", "n_money",
@@ -284,7 +284,7 @@ def _of(book: Book, condition: Q | None = None) -> Q | None:
 
 # What a count of result rows counts: a column of the covering index that is never NULL,
 # so that the count reads the index alone (``COUNT(*)`` takes no FILTER in Django).
-ROW = "player_id"
+NEVER_NULL = "player_id"
 
 
 def _figures(book: Book, played: QuerySet[PlayerResult]) -> QuerySet[PlayerResult]:
@@ -295,8 +295,8 @@ def _figures(book: Book, played: QuerySet[PlayerResult]) -> QuerySet[PlayerResul
         played.order_by()
         .values("player_id")
         .annotate(
-            n_games=Count(ROW, filter=_of(book)),
-            n_won=Count(ROW, filter=_of(book, Q(won=True))),
+            n_games=Count(NEVER_NULL, filter=_of(book)),
+            n_won=Count(NEVER_NULL, filter=_of(book, Q(won=True))),
             n_points=Sum(
                 Case(
                     When(shutout=True, then=Value(points.shutout_win)),
