@@ -586,6 +586,11 @@ class ClosedGame(models.Model):
 MONEY_SCALE = Decimal("0.0001")
 
 
+# What a season's standings read of each result (and which games wait for an answer):
+# held by the index they are read from, so that no row is read (PostgreSQL).
+STANDINGS_COLUMNS = ["player", "won", "shutout", "net_points", "money_e4", "kind", "partie", "game"]
+
+
 class PlayerResult(models.Model):
     """A player's result in one closed game: won or lost, a shutout win, the settlement
     points and money he received less those he paid; his side in the game's ranking
@@ -622,14 +627,10 @@ class PlayerResult(models.Model):
             models.UniqueConstraint(fields=["game", "player"], name="one_player_result_per_game")
         ]
         indexes = [
-            # Covering: a season's standings, with the games that wait for an answer,
-            # are one scan of this index (PostgreSQL), no row read.
+            # Covering: a season's standings are one scan of this index.
             models.Index(
                 fields=["club", "started_at"],
-                include=[
-                    "player", "won", "shutout", "net_points", "money_e4", "kind", "partie",
-                    "game",
-                ],  # fmt: skip
+                include=STANDINGS_COLUMNS,
                 name="result_covering",
             ),
             models.Index(fields=["player", "started_at"], name="result_player_started"),
