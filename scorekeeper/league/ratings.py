@@ -14,8 +14,11 @@ numbered 1 to n, says that they are in place, which one query over two indexes
 tells. When they are not, the games are rated again from the first one out of place,
 once, under a lock on the season's (or club's) row: a game closing last rates that
 game alone, a change at the start rates the whole season again. A rename changes no
-row. ``ensure`` is called before the ratings are read; ``append`` when a game closes, in
-its transaction, so that a game closing last is rated before anyone reads the ratings.
+row. ``append`` is called when a game closes, in its transaction, so that a game closing
+last is rated before anyone reads the ratings; ``ensure`` right after a change that puts
+games out of place is committed (``league.services``), so that the request that made it
+waits for the rating again, not the next viewer, and before the ratings are read, in
+case that rating did not happen (it failed, or the process ended).
 """
 
 from __future__ import annotations
@@ -103,21 +106,20 @@ def ensure(scope: Scope) -> None:
             )
 
 
-def append(scope: Scope) -> None:
+def append(scope: Scope) -> bool:
     """Rate the scope's games that came last in the order since its games were rated,
     where those are all it has not rated: what a closing game asks, in its transaction.
-    Anything else (a game before the last rated one, the season counting otherwise) is
-    left to ``ensure``, when the ratings are next read: a change at the start is not
-    rated again by the request that makes it."""
+    Whether the ratings are in place after it; if not (a game before the last rated
+    one, the season counting otherwise, nothing rated yet), ``ensure`` rates them, in a
+    transaction of its own (``league.services`` calls it once the change is committed)."""
     if scope.counting is None:
-        return  # which games count waits for the players' answers: read game by game
+        return False  # which games count waits for the players' answers: game by game
     if not _rated(scope).exists():
-        return  # nothing rated yet, nothing to carry forward: the first read rates all
+        return False  # nothing rated yet, nothing to carry forward: all are rated
     with transaction.atomic():
         scope.lock()
         state = _state(scope)
-        if not state.in_place:
-            _rate_appended(scope, state)
+        return state.in_place or _rate_appended(scope, state)
 
 
 def _rate_appended(scope: Scope, state: State) -> bool:

@@ -1,8 +1,8 @@
 """Writes of the league app: leagues, seasons and which parties they count, a season's
 close and reopening; the ratings of the games a partie closes. Keyword-only, as the
 table services are. (What a partie's games give a league is written by the table app
-with the partie; the ratings by ``league.ratings``, when a game closes and when they
-are read.)"""
+with the partie; the ratings by ``league.ratings``, when a game closes, right after a
+change that puts games out of place, and when they are read.)"""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from scorekeeper import engine
+from scorekeeper.clubs.models import Club
 from scorekeeper.engine import bounds
 from scorekeeper.table import services as table_services
 from scorekeeper.table.models import Partie, Player, PlayerMerge
@@ -49,16 +50,44 @@ def partie_season_assign(*, partie: Partie, season: Season | None) -> None:
     Assignment.objects.filter(partie=partie).delete()
     if season is not None:
         Assignment.objects.create(partie=partie, season=season)
+    _rate_after_commit(partie.club_id)  # the seasons count other games now
 
 
 def games_closed_rate(*, partie: Partie, **_signal) -> None:
     """Rate the games the partie has just closed, in the transaction that closed them,
     for its club's all-time ratings and for each open season that counts it: a game
     closing last in their order is rated alone, before the first view after it reads
-    the ratings (``table.signals.games_closed`` calls this)."""
-    ratings.append(selectors.club_book(partie.club).rating_scope)
-    for season in selectors.seasons_counting(partie):
-        ratings.append(selectors.season_book(season).rating_scope)
+    the ratings (``table.signals.games_closed`` calls this). A game that closes before
+    one rated already (a partie started earlier) is rated once the hand is committed."""
+    scopes = [selectors.club_book(partie.club).rating_scope]
+    scopes += [selectors.season_book(s).rating_scope for s in selectors.seasons_counting(partie)]
+    if not all([ratings.append(scope) for scope in scopes]):
+        _rate_after_commit(partie.club_id)
+
+
+def games_changed_rate(*, club_id: int, **_signal) -> None:
+    """Games of the club were taken away or changed (``table.signals.games_changed``):
+    rate again what came after them once the change is committed."""
+    _rate_after_commit(club_id)
+
+
+def _rate_after_commit(club_id: int) -> None:
+    """Rate the club's games again where they are out of place, for its all time and its
+    open seasons, right after the transaction commits: the request that changed them
+    waits for it, not the next viewer of the standings or the board. Robust: a rating
+    that fails leaves the change done, and the next view rates (``ratings.ensure``)."""
+    transaction.on_commit(lambda: club_ratings_ensure(club_id), robust=True)
+
+
+def club_ratings_ensure(club_id: int) -> None:
+    """Rate whatever of the club's ratings is out of place: its all time's and each open
+    season's (a closed season shows its final standings, kept at its close)."""
+    club = Club.objects.filter(pk=club_id).first()
+    if club is None:
+        return  # deleted meanwhile
+    ratings.ensure(selectors.club_book(club).rating_scope)
+    for season in Season.objects.filter(league__club_id=club_id, closed_at__isnull=True):
+        ratings.ensure(selectors.season_book(season).rating_scope)
 
 
 def league_create(*, club, name: str) -> League:
@@ -157,6 +186,8 @@ def season_settings_change(
         )
     for field, value in changes.items():  # the caller's season reads the new settings too
         setattr(season, field, value)
+    if changed:
+        _rate_after_commit(locked.league.club_id)  # its dates or kinds count other games
     return locked
 
 
@@ -204,6 +235,7 @@ def season_reopen(*, season: Season, user: AbstractBaseUser | None) -> SeasonClo
     close.save(update_fields=["reopened_at", "reopened_by"])
     season.closed_at = None
     Season.objects.filter(pk=season.pk).update(closed_at=None)
+    _rate_after_commit(season.league.club_id)  # the parties started since count now
     return close
 
 

@@ -101,3 +101,19 @@ def moved(partie: Partie, day: date) -> Partie:
     games_renew(parties=[partie.pk])
     partie.refresh_from_db()
     return partie
+
+
+@pytest.fixture
+def evening(play, season):
+    """Parties of three kinds, started a day apart, all closed (some modules have an
+    evening of their own)."""
+    parties = [
+        play(["Anna", "Ben"], [K(5, 27, knocker="Anna"), G(90, knocker="Anna")]),
+        play(["Ben", "Carl", "Dora"], [K(1, 61, knocker="Ben"), K(1, 51, knocker="Ben")],
+             kind="chouette"),
+        play(["Carl", "Anna"], [G(90, knocker="Carl"), G(90, knocker="Anna")], kind="match"),
+        play(["Dora", "Anna"], [G(90, knocker="Dora")]),
+    ]  # fmt: skip
+    for days, partie in enumerate(parties):
+        moved(partie, season.starts_on + timedelta(days=days + 1))
+    return parties

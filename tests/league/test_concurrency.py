@@ -21,6 +21,7 @@ from django.urls import reverse
 
 from scorekeeper import engine
 from scorekeeper.league import ratings
+from scorekeeper.league import services as league_services
 from scorekeeper.league.models import CurrentRating, PlayerRating, RatedGame
 from scorekeeper.league.selectors import club_book, season_book
 from scorekeeper.table import services
@@ -149,12 +150,17 @@ def assert_as_rated_afresh(scope: ratings.Scope) -> None:
 
 @pytest.mark.parametrize("change", ["a game closes last", "the first partie is deleted"])
 def test_eight_viewers_at_once_after_a_change_all_get_the_same_standings(
-    change, evening, play, season, member, owner
+    change, evening, play, season, member, owner, monkeypatch
 ):
     if change == "a game closes last":
         play(["Anna", "Carl"], [G(90, knocker="Carl")])
     else:
-        services.partie_delete(partie=evening[0], user=owner)
+        # The deletion rates the games again once committed; here that did not happen
+        # (the process ended first, say), so the viewers find them out of place and race.
+        with monkeypatch.context() as patched:
+            patched.setattr(league_services, "club_ratings_ensure", lambda club_id: None)
+            services.partie_delete(partie=evening[0], user=owner)
+        assert not ratings._state(season_book(season).rating_scope).in_place
     carl = Player.objects.get(club=season.league.club, name="Carl")
     standings = reverse("season_detail", args=[season.pk])
     player = reverse("player_detail", args=[carl.pk])

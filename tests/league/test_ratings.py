@@ -41,21 +41,6 @@ def rated(season):
     return list(RatedGame.objects.filter(season=season).order_by("seq").values_list("pk", "seq"))
 
 
-@pytest.fixture
-def evening(play, season):
-    """Parties of three kinds, started a day apart, all closed."""
-    parties = [
-        play(["Anna", "Ben"], [K(5, 27, knocker="Anna"), G(90, knocker="Anna")]),
-        play(["Ben", "Carl", "Dora"], [K(1, 61, knocker="Ben"), K(1, 51, knocker="Ben")],
-             kind="chouette"),
-        play(["Carl", "Anna"], [G(90, knocker="Carl"), G(90, knocker="Anna")], kind="match"),
-        play(["Dora", "Anna"], [G(90, knocker="Dora")]),
-    ]  # fmt: skip
-    for days, partie in enumerate(parties):
-        moved(partie, season.starts_on + timedelta(days=days + 1))
-    return parties
-
-
 def test_the_ratings_read_are_those_rated_afresh(evening, season):
     assert read(season) == afresh(season)
     assert [seq for _, seq in rated(season)] == list(range(1, len(rated(season)) + 1))
@@ -115,7 +100,7 @@ def test_a_game_closing_in_a_partie_started_earlier_rates_the_later_games_again(
 
     services.hand_record(partie=early, hand=G(90, knocker="Ben"), user=owner)
 
-    assert rated(season) == kept  # not by the request that closed it: by the next read
+    assert rated(season) == kept  # not in its transaction: once it is committed, or on a read
     assert read(season) == afresh(season)
     assert [seq for _, seq in rated(season)] == [1, 2]
     assert rated(season)[1][0] != kept[0][0]  # Carl's game, rated again after Ben's

@@ -21,6 +21,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from ..models import ClosedGame, HandChange, Partie, ResultConfirmation
+from ..signals import games_changed
 from .results import locked_games
 
 State = ResultConfirmation.State
@@ -100,6 +101,7 @@ def _answer(game: ClosedGame, user: AbstractBaseUser, state: str, note: str) -> 
     if note:
         after["note"] = note
     HandChange.objects.create(partie=partie, action=action, user=user, after=after)
+    games_changed.send(sender=Partie, club_id=partie.club_id)  # what counts, maybe
     return answered
 
 
@@ -133,6 +135,7 @@ def game_unlock(*, game: ClosedGame, user: AbstractBaseUser) -> HandChange:
     ResultConfirmation.objects.bulk_create(
         ResultConfirmation(game_id=game.pk, player=a.player, asked_at=a.asked_at) for a in answers
     )
+    games_changed.send(sender=Partie, club_id=partie.club_id)  # asked again: not counted
     return HandChange.objects.create(
         partie=partie,
         action=HandChange.Action.UNLOCKED,

@@ -9,7 +9,9 @@ that changed gets new rows under a new key, and whatever was derived from the ol
 goes with them: its players linked to an account are asked to confirm it anew
 (``ResultConfirmation``). A change that would alter or remove a game its players all
 confirmed (a locked game) is refused with ``GameLocked``. Games closed and none
-changed are announced (``signals.games_closed``): the league rates them at once.
+changed are announced (``signals.games_closed``): the league rates them at once. Games
+taken away or given new keys are announced too (``signals.games_changed``): the league
+rates again what came after them, once the change is committed.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from ..models import (
     ResultConfirmation,
     SettlementLine,
 )
-from ..signals import games_closed
+from ..signals import games_changed, games_closed
 
 GameRows = tuple[ClosedGame, list[PlayerResult], list[SettlementLine]]
 
@@ -65,7 +67,9 @@ def partie_results_store(
         raise GameLocked(locked[0])
     ClosedGame.objects.filter(partie=partie, number__in=gone).delete()
     games_save([rows for number, rows in wanted.items() if number in gone or number not in stored])
-    if not gone and any(number not in stored for number in wanted):
+    if gone:
+        games_changed.send(sender=Partie, club_id=partie.club_id)
+    elif any(number not in stored for number in wanted):
         games_closed.send(sender=Partie, partie=partie)
 
 
@@ -88,7 +92,9 @@ def locked_games(partie: Partie, numbers: Iterable[int] | None = None) -> list[i
 def partie_results_drop(*, partie: Partie) -> None:
     """Take a deleted partie out of the league (its restore stores it again)."""
     PartieStats.objects.filter(partie=partie).delete()
-    ClosedGame.objects.filter(partie=partie).delete()
+    deleted, _ = ClosedGame.objects.filter(partie=partie).delete()
+    if deleted:
+        games_changed.send(sender=Partie, club_id=partie.club_id)
 
 
 def games_renew(*, parties: Iterable[int]) -> None:
@@ -113,6 +119,8 @@ def games_renew(*, parties: Iterable[int]) -> None:
         for row in rows:
             row.pk, row.game = None, game
     ResultConfirmation.objects.bulk_create([row for _, rows in kept_answers for row in rows])
+    for club_id in {game.club_id for game in games}:
+        games_changed.send(sender=Partie, club_id=club_id)
 
 
 def game_rows(
