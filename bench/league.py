@@ -24,7 +24,8 @@ production settings (DEBUG off):
 - the hand that closes each of those games (recorded through the service: its game
   is rated in its transaction), the median of 10;
 - the first standings view after the season's earliest partie is deleted, and after it
-  is restored (3 times, the median);
+  is restored (3 times, the median), and the deletion and the restore themselves (each
+  rates the season's games again once it is committed);
 - recording a hand in a season's partie against one in a club without a season
   (interleaved, 5 rounds of 20: the median of the rounds' ratios).
 
@@ -267,6 +268,7 @@ class Figures:
     closing_hand: list[float] = field(default_factory=list)  # each close's last hand
     after_delete: list[float] = field(default_factory=list)
     after_restore: list[float] = field(default_factory=list)
+    change: list[float] = field(default_factory=list)  # each delete and restore itself
     record_ratios: list[float] = field(default_factory=list)
     record_ms: tuple[float, float] = (0.0, 0.0)  # in a season's partie, outside any season
     cpu: dict[str, list[float]] = field(default_factory=dict)  # CPU ms of each sample
@@ -495,9 +497,12 @@ class ClubBench:
         f = self.figures
         for _ in range(CHANGES):
             partie = self.earliest_partie()
-            services.partie_delete(partie=partie, user=self.user)
+            # The change itself rates the games again once it is committed: timed too.
+            f.change.append(f.timed("change", lambda p=partie: services.partie_delete(
+                partie=p, user=self.user)))  # fmt: skip
             f.after_delete.append(f.timed("after_delete", self.standings))
-            services.partie_restore(partie=partie, user=self.user)
+            f.change.append(f.timed("change", lambda p=partie: services.partie_restore(
+                partie=p, user=self.user)))  # fmt: skip
             f.after_restore.append(f.timed("after_restore", self.standings))
 
     def measure_recording(self) -> None:
@@ -612,6 +617,8 @@ def report(sizes: list[Figures]) -> None:
          lambda f: spread(f.after_delete), lambda f: med(f.after_delete)),
         (f"standings, after restoring it (ms, {CHANGES})", lambda f: spread(f.after_restore),
          lambda f: med(f.after_restore)),
+        (f"  the change itself: delete or restore (ms, {2 * CHANGES})",
+         lambda f: spread(f.change), lambda f: med(f.change)),
         ("player page, warm (ms)", lambda f: f"{f.player_warm:.1f}", lambda f: f.player_warm),
         ("standings, first view ever (ms)", lambda f: f"{f.first_ever:.0f}",
          lambda f: f.first_ever),
@@ -689,6 +696,7 @@ CPU_ROWS = (
     ("the hand that closes a game", "closing_hand", "median"),
     ("standings, after deleting the 1st partie", "after_delete", "median"),
     ("standings, after restoring it", "after_restore", "median"),
+    ("  the change itself: delete or restore", "change", "median"),
     ("player page, warm", "player_warm", "mean"),
 )
 
