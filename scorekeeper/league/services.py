@@ -61,7 +61,8 @@ def games_closed_rate(*, partie: Partie, **_signal) -> None:
     one rated already (a partie started earlier) is rated once the hand is committed."""
     scopes = [selectors.club_book(partie.club).rating_scope]
     scopes += [selectors.season_book(s).rating_scope for s in selectors.seasons_counting(partie)]
-    if not all([ratings.append(scope) for scope in scopes]):
+    in_place = [ratings.append(scope) for scope in scopes]  # each scope, whatever the rest
+    if not all(in_place):
         _rate_after_commit(partie.club_id)
 
 
