@@ -11,7 +11,6 @@ there. Each thread has its own client and its own database connection, closed at
 import re
 import threading
 from collections.abc import Callable
-from datetime import timedelta
 
 import pytest
 from django.db import connection, transaction
@@ -26,7 +25,7 @@ from scorekeeper.league.models import CurrentRating, PlayerRating, RatedGame
 from scorekeeper.league.selectors import club_book, season_book
 from scorekeeper.table import services
 from scorekeeper.table.models import Partie, Player
-from tests.league.conftest import G, K, moved
+from tests.league.conftest import G
 
 pytestmark = [
     pytest.mark.skipif(
@@ -39,18 +38,9 @@ THREADS = 8
 
 
 @pytest.fixture
-def evening(play, season, owner):
-    """Four players, parties of three kinds a day apart, the standings viewed once: their
-    ratings are stored, as on any club night."""
-    parties = [
-        play(["Anna", "Ben"], [K(5, 27, knocker="Anna"), G(90, knocker="Anna")]),
-        play(["Ben", "Carl", "Dora"], [K(1, 61, knocker="Ben"), K(1, 51, knocker="Ben")],
-             kind="chouette"),
-        play(["Carl", "Anna"], [G(90, knocker="Carl"), G(90, knocker="Anna")], kind="match"),
-        play(["Dora", "Anna"], [G(90, knocker="Dora")]),
-    ]  # fmt: skip
-    for days, partie in enumerate(parties):
-        moved(partie, season.starts_on + timedelta(days=days + 1))
+def evening(evening, season, owner):
+    """The shared evening (conftest: four players, parties of three kinds a day apart),
+    the standings viewed once: their ratings are stored, as on any club night."""
     anna = Player.objects.get(club=season.league.club, name="Anna")
     viewer = Client()
     viewer.force_login(owner)
@@ -59,7 +49,7 @@ def evening(play, season, owner):
         reverse("player_detail", args=[anna.pk]),
     ):
         assert viewer.get(url).status_code == 200
-    return parties
+    return evening
 
 
 def standings_of(html: str) -> str:
