@@ -18,7 +18,7 @@ PG_PROBE := import psycopg; psycopg.connect("$(PG_URL)", connect_timeout=3).clos
 # meets neither.
 TEST_DB := test_scorekeeper_$(shell printf '%s' "$(CURDIR)" | cksum | cut -d' ' -f1)
 
-.PHONY: .venv venv browser axe run test bench lint format messages clean
+.PHONY: .venv venv browser pgtools axe run test bench lint format messages clean
 
 .venv venv: $(VENV)/.installed
 
@@ -46,6 +46,21 @@ browser:
 		echo "browser tests will be skipped (they fail instead when CI=true)."; \
 	fi
 
+# pg_dump and pg_restore for the backup test (tests/test_backup.py), from Debian's
+# postgresql-client. Without them that test skips (it fails instead when CI=true).
+pgtools:
+	@if command -v pg_dump >/dev/null && command -v pg_restore >/dev/null; then \
+		exit 0; \
+	fi; \
+	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		export DEBIAN_FRONTEND=noninteractive; \
+		apt-get update -qq && apt-get install -y -qq postgresql-client >/dev/null || true; \
+	fi; \
+	if ! command -v pg_dump >/dev/null; then \
+		echo "pg_dump is not installed and could not be installed:"; \
+		echo "the pg_dump backup test will be skipped (it fails instead when CI=true)."; \
+	fi
+
 # axe-core (the accessibility checker the browser tests inject) from the npm registry,
 # into a cache folder. Without npm the accessibility tests skip (they fail when CI=true).
 AXE := .cache/axe/node_modules/axe-core/axe.min.js
@@ -68,7 +83,7 @@ run: venv
 # tests on PostgreSQL, in a database of their own. Each run's output is printed when it
 # ends; the target fails if any run failed. PostgreSQL is optional locally, where the
 # browser tests then run on SQLite, but required when CI=true.
-test: venv browser axe
+test: venv browser pgtools axe
 	env -u DATABASE_URL $(PY) manage.py makemigrations --check --dry-run
 	@if ! $(PY) -c '$(PG_PROBE)' 2>/dev/null && [ "$$(id -u)" = 0 ] && command -v pg_ctlcluster >/dev/null; then \
 		pg_ctlcluster --skip-systemctl-redirect $$(ls /etc/postgresql | tail -1) main start >/dev/null 2>&1 || true; \
@@ -108,11 +123,13 @@ bench: venv
 	$(PY) bench/evaluator.py
 	$(PY) bench/league.py
 	@# gunicorn on loopback ports against a scratch PostgreSQL database (dropped after):
-	@# 50 clients for 60 s (BENCH_LOAD_SECONDS, BENCH_LOAD_CLIENTS), then two servers.
+	@# 50 clients for 60 s (BENCH_LOAD_SECONDS, BENCH_LOAD_CLIENTS), then two servers, then
+	@# a signed-in player's page during a login flood (BENCH_FLOOD_SECONDS per phase).
 	@if $(PY) -c '$(PG_PROBE)' 2>/dev/null; then \
-		timeout 600 $(PY) bench/load.py && timeout 300 $(PY) bench/scaleout.py; \
+		timeout 600 $(PY) bench/load.py && timeout 300 $(PY) bench/scaleout.py \
+			&& timeout 300 $(PY) bench/login_flood.py; \
 	else \
-		echo "PostgreSQL not reachable at 127.0.0.1:5432: load and scale-out skipped"; \
+		echo "PostgreSQL not reachable at 127.0.0.1:5432: load, scale-out and login flood skipped"; \
 	fi
 
 lint: venv

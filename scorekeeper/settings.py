@@ -15,8 +15,13 @@ Production switches (README.md, "Running in production"):
     LOGIN_FAILURE_LIMIT    failed logins for an account from one address before a lockout
                            of that account from that address (default: 5)
     LOGIN_ADDRESS_FAILURE_LIMIT  failed logins from one address for any accounts before
-                           a lockout of that address (default: 30)
+                           a lockout of that address (default: 100)
     LOGIN_COOLOFF_MINUTES  how long a lockout lasts (default: 15)
+    LOGIN_ACCOUNT_SLOWDOWN_AFTER  failed logins for an account from any addresses before
+                           each further try waits a few seconds (default: 10)
+    LOGIN_ACCOUNT_SLOWDOWN_MAX_SECONDS  the longest such wait (default: 30)
+    LOGIN_CHECKS_AT_ONCE   logins handled at once on one machine; more are answered "try
+                           again in a few seconds" (default: half the cores, at least 1)
     SIGNUP_LIMIT           sign-up attempts per address ... (default: 10)
     SIGNUP_WINDOW_MINUTES  ... within this many minutes (default: 60)
     TRUSTED_PROXIES        reverse proxies in front of the app whose X-Forwarded-For is the
@@ -139,6 +144,9 @@ MIDDLEWARE = [
     # A partie the engine cannot score any more: its repair page instead of a 500 (inside
     # the CSP middleware, so the repair page carries the policy too).
     "scorekeeper.table.middleware.UnscorableMiddleware",
+    # At most LOGIN_CHECKS_AT_ONCE logins handled at once on the machine (after the
+    # middleware its busy page needs, before axes' queries and the password check).
+    "scorekeeper.accounts.middleware.LoginGateMiddleware",
     # Last (axes requires it): turns a login refused for a lockout into the login page
     # with the lockout message.
     "axes.middleware.AxesMiddleware",
@@ -213,7 +221,8 @@ LOGOUT_REDIRECT_URL = "home"
 # Login throttling (django-axes). Failures are counted in the database, so a lockout holds
 # on every app server. An account is locked from one address (not from everywhere, which
 # would let anyone lock a player out); an address guessing at many accounts is locked
-# after a higher limit (accounts.throttle).
+# after a much higher limit, and an account guessed at from many addresses is slowed
+# down, never locked (accounts.throttle).
 AUTHENTICATION_BACKENDS = [
     # First: refuses a locked-out account or address before the password is even checked,
     # so that the right password does not get in during a lockout.
@@ -222,8 +231,22 @@ AUTHENTICATION_BACKENDS = [
 ]
 AXES_HANDLER = "scorekeeper.accounts.throttle.LoginFailureHandler"
 AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", default=5, minimum=1)
-LOGIN_ADDRESS_FAILURE_LIMIT = env_int("LOGIN_ADDRESS_FAILURE_LIMIT", default=30, minimum=1)
+# A club's members share the club's address: six of them locked out of their own accounts
+# by five mistypings each are 30 failures, far from this.
+LOGIN_ADDRESS_FAILURE_LIMIT = env_int("LOGIN_ADDRESS_FAILURE_LIMIT", default=100, minimum=1)
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("LOGIN_COOLOFF_MINUTES", default=15, minimum=1))
+# A try during a lockout is refused and not counted: the cool-off runs from the failure
+# that locked, so nobody can keep an address or an account locked by trying again.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+LOGIN_ACCOUNT_SLOWDOWN_AFTER = env_int("LOGIN_ACCOUNT_SLOWDOWN_AFTER", default=10, minimum=1)
+LOGIN_ACCOUNT_SLOWDOWN_MAX = timedelta(
+    seconds=env_int("LOGIN_ACCOUNT_SLOWDOWN_MAX_SECONDS", default=30, minimum=1)
+)
+# Logins handled at once on one machine, across its worker processes: a password check
+# takes a core for a good part of a second, and the other cores stay with the pages.
+LOGIN_CHECKS_AT_ONCE = env_int(
+    "LOGIN_CHECKS_AT_ONCE", default=max(1, (os.cpu_count() or 1) // 2), minimum=1
+)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_CLIENT_IP_CALLABLE = "scorekeeper.accounts.throttle.client_address"
@@ -309,6 +332,9 @@ LOGGING = {
     "formatters": {
         "plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
     },
+    "filters": {
+        "one_line_warning": {"()": "scorekeeper.accounts.middleware.OneLineWarning"},
+    },
     "handlers": {
         "stderr": {"class": "logging.StreamHandler", "formatter": "plain"},
     },
@@ -321,5 +347,14 @@ LOGGING = {
         "scorekeeper": {"handlers": ["stderr"], "level": LOG_LEVEL, "propagate": False},
         # Lockouts and failed logins are warnings; every other login is info.
         "axes": {"handlers": ["stderr"], "level": "WARNING", "propagate": False},
+        # A request refused for its size (answered 400): one warning line, no traceback.
+        **{
+            f"django.security.{name}": {
+                "handlers": ["stderr"],
+                "filters": ["one_line_warning"],
+                "propagate": False,
+            }
+            for name in ("RequestDataTooBig", "TooManyFieldsSent", "TooManyFilesSent")
+        },
     },
 }

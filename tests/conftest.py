@@ -63,13 +63,16 @@ FAST_PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 @pytest.fixture(scope="session", autouse=True)
-def fast_password_hasher() -> Iterator[None]:
-    """Hash the test users' passwords with MD5 for the whole run, live server included.
+def fast_logins() -> Iterator[None]:
+    """Hash the test users' passwords with MD5 for the whole run, live server included,
+    and let any number of logins be checked at once.
 
     override_settings swaps the settings object every thread reads and clears the cached
     hashers, so the login page of the browser tests checks passwords with MD5 too.
     """
-    with override_settings(PASSWORD_HASHERS=FAST_PASSWORD_HASHERS):
+    # Logins at once: make test's three runs and a browser test's two people log in at
+    # the same moments on one machine; the login gate's own tests set the limit to 1.
+    with override_settings(PASSWORD_HASHERS=FAST_PASSWORD_HASHERS, LOGIN_CHECKS_AT_ONCE=64):
         yield
 
 

@@ -7,7 +7,9 @@ table is compared with what was there before, timestamps to the microsecond.
 
 The portable way (both databases): `manage.py dumpdata --all --format xml` and
 `manage.py loaddata` into the emptied database. On PostgreSQL with pg_dump installed, the
-same data also goes through `pg_dump -Fc` and `pg_restore` into a scratch database.
+same data also goes through `pg_dump -Fc` and `pg_restore` into a scratch database;
+without pg_dump that test skips on a laptop, and fails under CI=true, where a backup
+left untested is a broken build (`make pgtools` installs it).
 """
 
 import os
@@ -157,11 +159,31 @@ def test_dumpdata_wipe_loaddata_gives_back_every_row(
     assert Hand.objects.filter(partie=running).count() == 3
 
 
+def require_pg_dump() -> None:
+    """Skips the test without pg_dump and pg_restore; under CI=true fails it instead."""
+    if shutil.which("pg_dump") is None or shutil.which("pg_restore") is None:
+        reason = "pg_dump or pg_restore is not installed (run `make pgtools`)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(reason)
+        pytest.skip(reason)
+
+
+@pytest.mark.django_db(transaction=False)
+@pytest.mark.parametrize(
+    ("ci", "outcome"), [("true", pytest.fail.Exception), ("", pytest.skip.Exception)]
+)
+def test_a_missing_pg_dump_fails_under_ci_and_skips_elsewhere(monkeypatch, ci, outcome):
+    monkeypatch.setenv("PATH", "/nonexistent")
+    monkeypatch.setenv("CI", ci)
+
+    with pytest.raises(outcome, match="pg_dump or pg_restore is not installed"):
+        require_pg_dump()
+
+
 def test_pg_dump_and_pg_restore_give_back_every_row(filled: dict[str, list[tuple]], tmp_path: Path):
     if connection.vendor != "postgresql":
         pytest.skip("pg_dump is for PostgreSQL; this run is on " + connection.vendor)
-    if shutil.which("pg_dump") is None or shutil.which("pg_restore") is None:
-        pytest.skip("pg_dump or pg_restore is not installed")
+    require_pg_dump()
     db = connection.settings_dict
     env = os.environ | {"PGPASSWORD": db["PASSWORD"] or ""}
     where = ["-h", db["HOST"] or "localhost", "-p", str(db["PORT"] or 5432), "-U", db["USER"]]

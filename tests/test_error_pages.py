@@ -1,6 +1,7 @@
 """A refused, missing or failed page with DEBUG off, as in production: a styled page in the
 reader's language, and on standard error one line for a 403 or 404 (the request line),
-the traceback for a server error only."""
+a warning line beside it for a request refused as too large (400), the traceback for a
+server error only."""
 
 import io
 import logging
@@ -99,6 +100,26 @@ def test_a_missing_page_is_one_log_line(club, django_user_model, page, stderr):
     assert re.fullmatch(REQUEST_LINE.format(method="GET", path=page, status=404), line)
 
 
+OVERSIZED = {
+    "a 3 MB field": ({"username": "x" * 3_000_000, "password": "guess"}, "RequestDataTooBig"),
+    "1,200 fields": ({f"field{n}": "1" for n in range(1200)}, "TooManyFieldsSent"),
+}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("oversized", OVERSIZED.values(), ids=OVERSIZED.keys())
+def test_an_oversized_request_is_one_warning_line_without_a_traceback(oversized, stderr):
+    form, refusal = oversized
+
+    response = client_of(None).post(reverse("login"), form)
+
+    assert response.status_code == 400
+    warning, request_line = stderr.getvalue().splitlines()
+    assert re.fullmatch(rf"[\d-]+ [\d:,]+ WARNING django\.security\.{refusal}: .+\.", warning)
+    assert re.fullmatch(REQUEST_LINE.format(method="POST", path="/accounts/login/", status=400),
+                        request_line)  # fmt: skip
+
+
 def test_a_server_error_still_logs_its_traceback(stderr):
     response = client_of(None).get("/down/")
 
@@ -164,3 +185,77 @@ def test_a_server_error_page_is_styled_and_needs_no_database(language, words):
     for text in words:
         assert text in page
     assert "Traceback" not in page and "OperationalError" not in page
+
+
+LOGIN_FORM = {"username": "owner", "password": "a guess"}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("en", ["Bad request", "something in the address or in the form was too large", "Log in"]),
+        (
+            "de",
+            ["Ungültige Anfrage", "etwas in der Adresse oder im Formular war zu groß", "Anmelden"],
+        ),
+    ],
+)
+def test_an_oversized_form_meets_a_styled_page_in_the_readers_language(language, words):
+    form = {f"field{n}": "1" for n in range(1200)}
+
+    response = client_of(None, accept_language=language).post(reverse("login"), form)
+
+    assert response.status_code == 400
+    expect_styled(response.content.decode(), language, words)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("en", ["Not allowed", "Your role in this club does not allow this.", "Nothing was"]),
+        (
+            "de",
+            ["Nicht erlaubt", "Ihre Rolle in diesem Club erlaubt das nicht.", "Es wurde nichts"],
+        ),
+    ],
+)
+def test_a_refused_change_meets_a_styled_page_in_the_readers_language(
+    club, outsider, language, words
+):
+    client = client_of(outsider, accept_language=language)  # a member, not the owner
+
+    response = client.post(reverse("invitation_create", args=[club.slug]), {"role": "member"})
+
+    assert response.status_code == 403
+    expect_styled(response.content.decode(), language, words)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("en", ["Form not accepted", "Reload the page, then send the form again.", "Log in"]),
+        ("de", ["Formular nicht angenommen", "Laden Sie die Seite neu", "Anmelden"]),
+    ],
+)
+def test_a_form_without_its_security_code_meets_a_styled_page(language, words):
+    client = Client(enforce_csrf_checks=True, headers={"accept_language": language})
+
+    response = client.post(reverse("login"), LOGIN_FORM)
+
+    assert response.status_code == 403
+    page = response.content.decode()
+    expect_styled(page, language, words)
+    assert "CSRF verification failed" not in page  # not Django's own page
+
+
+def expect_styled(page: str, language: str, words: list[str]) -> None:
+    """The site's page in the reader's language: its title, stylesheet, menu and text."""
+    assert f'<html lang="{language}">' in page
+    assert f"<title>{words[0]} · Scorekeeper</title>" in page
+    assert '<link rel="stylesheet" href="/static/css/app.css">' in page
+    for text in words:
+        assert text in page
+    assert 'href="/"' in page

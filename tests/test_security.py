@@ -1,5 +1,6 @@
 """The front door: failed logins lock an account from one address, and an address that
-guesses at many accounts; sign-ups are limited.
+guesses at many accounts; an account guessed at from many addresses is slowed down, never
+locked; sign-ups are limited.
 
 The real login and sign-up views on the real database, where django-axes and the sign-up
 limit keep their counts: a second client (another phone, another app server) meets the
@@ -15,6 +16,7 @@ from pathlib import Path
 import pytest
 from axes.models import AccessAttempt
 from django.contrib.auth.models import User
+from django.db.models import F, Sum
 from django.test import Client, RequestFactory, override_settings
 from django.urls import reverse
 
@@ -27,6 +29,7 @@ pytestmark = pytest.mark.django_db
 ROOT = Path(__file__).resolve().parent.parent
 HOME, ATTACKER, CLUB = "192.0.2.10", "198.51.100.66", "203.0.113.50"
 LOCKED = "Too many failed logins for this account or from this address."
+SLOWED = "Many failed logins for this account. Wait {seconds}, then try again."
 
 
 def log_in(username: str, password: str, address: str = HOME):
@@ -52,6 +55,7 @@ def expect_locked(response) -> None:
     assert response.status_code == 429
     assert LOCKED in response.text
     assert "Wait 15 minutes, then try again." in response.text
+    assert response["Retry-After"] == "900"
     # The login page itself, ready for the next try, not a bare error text.
     assert '<form method="post"' in response.text
     assert "_auth_user_id" not in response.wsgi_request.session
@@ -85,6 +89,23 @@ def test_two_servers_count_the_failures_of_one_account_and_address_together(owne
     expect_locked(servers[0].post(url, {"username": "owner", "password": "fifth guess"}))
     for server in servers:
         expect_locked(server.post(url, {"username": "owner", "password": PASSWORD}))
+
+
+def test_members_mistyping_at_the_club_lock_only_their_own_accounts_there(django_user_model):
+    """Six members behind the club's one address mistype five times each: 30 failures
+    from the address. Each is locked out of his own account there, and of nothing else."""
+    members = [django_user_model.objects.create_user(f"m{n}", password=PASSWORD) for n in range(7)]
+    *mistyping, seventh = members
+    for member in mistyping:
+        lock(username=member.username, address=CLUB)
+
+    response = log_in(seventh.username, PASSWORD, CLUB)
+    assert response.status_code == 302
+    assert response.wsgi_request.user == seventh
+    for member in mistyping:
+        expect_locked(log_in(member.username, PASSWORD, CLUB))
+        response = log_in(member.username, PASSWORD, HOME)
+        assert response.wsgi_request.user == member
 
 
 def test_a_clubs_shared_address_does_not_lock_out_its_members(django_user_model):
@@ -136,13 +157,79 @@ def test_the_lockout_ends_after_the_cool_off(owner: User):
     assert response.wsgi_request.user == owner
 
 
-def test_a_try_during_the_lockout_starts_the_cool_off_again(owner: User):
+def minutes_pass(minutes: int) -> None:
+    """Moves every recorded failure back in time, as if the minutes had passed."""
+    AccessAttempt.objects.update(attempt_time=F("attempt_time") - timedelta(minutes=minutes))
+
+
+def test_a_try_during_the_lockout_does_not_prolong_it(owner: User):
     lock()
-    attempt = AccessAttempt.objects.get()
-    AccessAttempt.objects.update(attempt_time=attempt.attempt_time - timedelta(minutes=14))
+    minutes_pass(14)
+    expect_locked(log_in("owner", "another guess", ATTACKER))
     expect_locked(log_in("owner", PASSWORD, ATTACKER))
-    AccessAttempt.objects.update(attempt_time=attempt.attempt_time - timedelta(minutes=2))
-    expect_locked(log_in("owner", PASSWORD, ATTACKER))
+    minutes_pass(2)  # 16 minutes after the failure that locked, whatever came since
+    response = log_in("owner", PASSWORD, ATTACKER)
+    assert response.status_code == 302
+    assert response.wsgi_request.user == owner
+
+
+def test_an_address_lockout_is_not_prolonged_by_more_tries(owner: User, outsider: User):
+    with override_settings(LOGIN_ADDRESS_FAILURE_LIMIT=4):
+        for username in ("guess0", "guess1", "guess2", "guess3"):
+            log_in(username, "wrong guess", ATTACKER)
+        minutes_pass(14)
+        for username in ("guess4", "owner", "outsider"):
+            expect_locked(log_in(username, "wrong guess", ATTACKER))
+        minutes_pass(2)
+        assert log_in("outsider", PASSWORD, ATTACKER).wsgi_request.user == outsider
+
+
+# An account guessed at from many addresses: slowed down, never locked.
+
+ADDRESSES = [f"203.0.113.{n}" for n in range(100, 130)]
+
+
+def seconds_pass(seconds: float) -> None:
+    AccessAttempt.objects.update(attempt_time=F("attempt_time") - timedelta(seconds=seconds))
+
+
+def expect_slowed(response, seconds: str) -> None:
+    assert response.status_code == 429
+    assert SLOWED.format(seconds=seconds) in response.text
+    assert response["Retry-After"] == seconds.split()[0]
+    assert "_auth_user_id" not in response.wsgi_request.session
+
+
+def test_ten_wrong_passwords_from_ten_addresses_slow_the_account_down(owner: User):
+    for address in ADDRESSES[:10]:
+        fail(1, address=address)
+
+    # At once, from an eleventh address: refused without checking the password.
+    expect_slowed(log_in("owner", PASSWORD, ADDRESSES[10]), "1 second")
+    assert AccessAttempt.objects.aggregate(n=Sum("failures_since_start"))["n"] == 10
+    seconds_pass(1)
+    response = log_in("owner", PASSWORD, ADDRESSES[10])
+    assert response.status_code == 302
+    assert response.wsgi_request.user == owner
+
+
+def test_the_wait_doubles_with_each_failure_up_to_its_bound(owner: User):
+    for address in ADDRESSES[:10]:
+        fail(1, address=address)
+    for n, address in enumerate(ADDRESSES[10:20]):
+        seconds_pass(60)  # each try waits out the wait before it
+        fail(1, address=address)
+        wait = min(2 ** (n + 1), 30)
+        expect_slowed(log_in("owner", PASSWORD, HOME), f"{wait} seconds")
+    # Never a lock: after the longest wait, the right password gets in from anywhere.
+    seconds_pass(30)
+    assert log_in("owner", PASSWORD, HOME).wsgi_request.user == owner
+
+
+def test_a_player_who_mistypes_a_few_times_is_not_slowed_down(owner: User):
+    fail(2, address=HOME)
+    fail(2, address=CLUB)
+    assert log_in("owner", PASSWORD, CLUB).wsgi_request.user == owner
 
 
 def test_a_successful_login_clears_the_failures(owner: User):
@@ -162,20 +249,79 @@ def test_the_lockout_keeps_the_typed_name_and_the_next_page(owner: User):
     assert 'name="next" value="/evenings/"' in response.text
 
 
-LIMITS = "print(s.AXES_FAILURE_LIMIT, s.LOGIN_ADDRESS_FAILURE_LIMIT, s.AXES_COOLOFF_TIME)"
+# A login flood: at most LOGIN_CHECKS_AT_ONCE logins handled at once on the machine.
+
+BUSY = "Many logins are being checked at this moment. Try again in a few seconds."
+
+
+def expect_busy(response) -> None:
+    assert response.status_code == 429
+    assert BUSY in response.text
+    assert response["Retry-After"] == "2"
+    assert '<form method="post"' in response.text
+    assert "_auth_user_id" not in response.wsgi_request.session
+
+
+@override_settings(LOGIN_CHECKS_AT_ONCE=1)
+def test_a_login_finding_no_free_slot_is_answered_at_once_and_not_counted(owner: User):
+    with throttle.login_slot() as free:  # another login, being checked
+        assert free
+        expect_busy(log_in("owner", PASSWORD))
+        expect_busy(log_in("owner", "wrong guess"))
+    assert not AccessAttempt.objects.exists()
+    assert log_in("owner", PASSWORD).wsgi_request.user == owner
+
+
+@override_settings(LOGIN_CHECKS_AT_ONCE=1)
+def test_the_slots_are_shared_by_every_process_on_the_machine(owner: User):
+    """Another worker process holding the one slot: this one answers busy until it ends."""
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLD, str(throttle.slots().path(0))],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        assert holder.stdout.readline() == "held\n"
+        expect_busy(log_in("owner", PASSWORD))
+    finally:
+        holder.communicate("")  # it lets go when its input ends
+    assert log_in("owner", PASSWORD).wsgi_request.user == owner
+
+
+HOLD = """import fcntl, os, sys
+fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT)
+fcntl.flock(fd, fcntl.LOCK_EX)
+print("held", flush=True)
+sys.stdin.read()
+"""
+
+
+def test_other_requests_do_not_wait_for_a_slot(owner: User):
+    client = Client()
+    client.force_login(owner)
+    with override_settings(LOGIN_CHECKS_AT_ONCE=1), throttle.login_slot():
+        assert client.get(reverse("login")).status_code == 200
+        assert client.get(reverse("home")).status_code == 200
+
+
+LIMITS = (
+    "print(s.AXES_FAILURE_LIMIT, s.LOGIN_ADDRESS_FAILURE_LIMIT, s.AXES_COOLOFF_TIME,"
+    " s.LOGIN_ACCOUNT_SLOWDOWN_AFTER, s.LOGIN_ACCOUNT_SLOWDOWN_MAX)"
+)
 
 
 @pytest.mark.parametrize(
     ("env", "expected"),
     [
-        ({}, "5 30 0:15:00"),
+        ({}, "5 100 0:15:00 10 0:00:30"),
         (
             {
                 "LOGIN_FAILURE_LIMIT": "3",
                 "LOGIN_ADDRESS_FAILURE_LIMIT": "100",
                 "LOGIN_COOLOFF_MINUTES": "60",
+                "LOGIN_ACCOUNT_SLOWDOWN_AFTER": "20",
+                "LOGIN_ACCOUNT_SLOWDOWN_MAX_SECONDS": "5",
             },
-            "3 100 1:00:00",
+            "3 100 1:00:00 20 0:00:05",
         ),
     ],
 )
@@ -192,8 +338,7 @@ def test_a_bad_limit_stops_the_start_up():
 
 
 def settings_in_subprocess(env: dict[str, str], code: str) -> subprocess.CompletedProcess[str]:
-    names = ("LOGIN_FAILURE_LIMIT", "LOGIN_ADDRESS_FAILURE_LIMIT", "LOGIN_COOLOFF_MINUTES", "DEBUG")
-    clean = {k: v for k, v in os.environ.items() if k not in names}
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("LOGIN_") and k != "DEBUG"}
     return subprocess.run(
         [sys.executable, "-c", f"import scorekeeper.settings as s; {code}"],
         cwd=ROOT,

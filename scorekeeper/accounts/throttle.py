@@ -7,24 +7,49 @@ AXES_FAILURE_LIMIT of them lock that account from that address only, so a strang
 elsewhere cannot lock a player out. An address guessing at many accounts meets a second,
 slower limit, LOGIN_ADDRESS_FAILURE_LIMIT failures over all accounts within the cool-off
 (``LoginFailureHandler``), high enough that a club's members behind one address do not
-lock each other out by mistyping.
+lock each other out by mistyping. A try during a lockout is not counted, so the cool-off
+runs from the failure that locked and no further try prolongs it.
+
+An account guessed at from many addresses is never locked (anyone could then lock a
+player out), but slowed down: after LOGIN_ACCOUNT_SLOWDOWN_AFTER failures within the
+cool-off, each try must come a moment after the account's last failure, a moment that
+doubles with every failure up to LOGIN_ACCOUNT_SLOWDOWN_MAX. A try too early is answered
+429 with Retry-After at once, without checking the password and without a sleep, so it
+costs the server little and holds no worker.
+
+A password check is made slow on purpose (PBKDF2, a good part of a second of CPU), so a
+flood of logins for ever new accounts from ever new addresses, which no limit above
+meets, would take every core and every worker from the players already signed in. So
+at most LOGIN_CHECKS_AT_ONCE logins are handled at once on one machine, across all of
+its worker processes (``login_slot``); a login finding none free is answered 429 at
+once (LoginGateMiddleware).
 """
 
 from __future__ import annotations
 
+import fcntl
+import hashlib
+import os
+import tempfile
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import timedelta
+from math import ceil
+from pathlib import Path
 
 from axes.attempts import get_cool_off_threshold
 from axes.handlers.database import AxesDatabaseHandler
-from axes.helpers import get_failure_limit
+from axes.helpers import get_client_username, get_failure_limit
 from axes.models import AccessAttempt
 from django.conf import settings
 from django.contrib.auth.forms import AuthenticationForm
 from django.db import transaction
-from django.db.models import Sum
+from django.db.models import Max, Sum
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from .models import SignupAttempt
@@ -60,6 +85,15 @@ class LoginFailureHandler(AxesDatabaseHandler):
             return max(failures, get_failure_limit(request, credentials))
         return failures
 
+    def is_locked(self, request: HttpRequest, credentials: dict | None = None) -> bool:
+        # Asked by axes' backend before the password is checked: an account still in its
+        # slowdown is refused like a lockout (and not counted as a failure), its wait kept
+        # on the request for the answer (lockout_response).
+        if super().is_locked(request, credentials):
+            return True
+        request.login_wait = account_wait(get_client_username(request, credentials))
+        return request.login_wait > timedelta(0)
+
 
 def address_failures(request: HttpRequest) -> int:
     """Failed logins from the request's address, for any account, within the cool-off."""
@@ -67,6 +101,26 @@ def address_failures(request: HttpRequest) -> int:
         ip_address=request.axes_ip_address, attempt_time__gte=get_cool_off_threshold(request)
     )
     return attempts.aggregate(failures=Sum("failures_since_start"))["failures"] or 0
+
+
+def account_wait(username: str | None) -> timedelta:
+    """How long the account's next try must still wait: nothing until it has
+    LOGIN_ACCOUNT_SLOWDOWN_AFTER failures (from any addresses) within the cool-off, then
+    1 s after its last failure, doubling with each failure beyond, at most
+    LOGIN_ACCOUNT_SLOWDOWN_MAX."""
+    if not username:
+        return timedelta(0)
+    now = timezone.now()
+    attempts = AccessAttempt.objects.filter(
+        username=username, attempt_time__gte=now - settings.AXES_COOLOFF_TIME
+    )
+    counted = attempts.aggregate(failures=Sum("failures_since_start"), last=Max("attempt_time"))
+    beyond = (counted["failures"] or 0) - settings.LOGIN_ACCOUNT_SLOWDOWN_AFTER
+    if beyond < 0:
+        return timedelta(0)
+    # min() on the exponent first: 2 ** 10,000 seconds is no timedelta.
+    delay = min(timedelta(seconds=2 ** min(beyond, 30)), settings.LOGIN_ACCOUNT_SLOWDOWN_MAX)
+    return max(counted["last"] + delay - now, timedelta(0))
 
 
 def _minutes(delta: timedelta) -> int:
@@ -84,18 +138,111 @@ def lockout_message() -> str:
     ) % {"minutes": minutes}
 
 
+def wait_message(seconds: int) -> str:
+    return ngettext(
+        "Many failed logins for this account. Wait %(seconds)d second, then try again.",
+        "Many failed logins for this account. Wait %(seconds)d seconds, then try again.",
+        seconds,
+    ) % {"seconds": seconds}
+
+
 def lockout_response(
     request: HttpRequest, original_response: HttpResponse | None, credentials: dict | None
 ) -> HttpResponse:
-    """The login page again, with the lockout said in words (axes' AXES_LOCKOUT_CALLABLE).
+    """The login page again, with the lockout or the wait said in words (axes'
+    AXES_LOCKOUT_CALLABLE).
 
-    Answered with 429 whether the password was right or wrong: during a lockout no
-    password is checked at all.
+    Answered with 429 whether the password was right or wrong: during a lockout or a
+    wait no password is checked at all. Retry-After says when to come back.
     """
     username = (credentials or {}).get("username") or ""
     form = AuthenticationForm(request, initial={"username": username})
-    context = {"form": form, "next": request.POST.get("next", ""), "refusal": lockout_message()}
-    return render(request, "registration/login.html", context, status=TOO_MANY_REQUESTS)
+    wait = getattr(request, "login_wait", timedelta(0))
+    if wait > timedelta(0):
+        retry_after = ceil(wait.total_seconds())
+        refusal = wait_message(retry_after)
+    else:
+        retry_after = ceil(settings.AXES_COOLOFF_TIME.total_seconds())
+        refusal = lockout_message()
+    context = {"form": form, "next": request.POST.get("next", ""), "refusal": refusal}
+    response = render(request, "registration/login.html", context, status=TOO_MANY_REQUESTS)
+    response["Retry-After"] = str(retry_after)
+    return response
+
+
+def busy_message() -> str:
+    return _("Many logins are being checked at this moment. Try again in a few seconds.")
+
+
+def busy_response(request: HttpRequest) -> HttpResponse:
+    """The login page again, saying the server is busy with logins; the password is
+    not checked and nothing is counted."""
+    form = AuthenticationForm(request, initial={"username": request.POST.get("username", "")})
+    context = {"form": form, "next": request.POST.get("next", ""), "refusal": busy_message()}
+    response = render(request, "registration/login.html", context, status=TOO_MANY_REQUESTS)
+    response["Retry-After"] = "2"
+    return response
+
+
+class _Slots:
+    """``count`` slots shared by every process of this checkout and database on this
+    machine: a slot is a file locked with flock (the kernel frees it when a process
+    dies), taken in a process by one thread at a time (flock alone would let two threads
+    share it). The database is in the name so that test runs at once do not meet."""
+
+    def __init__(self, count: int, tag: str) -> None:
+        self.folder = Path(tempfile.gettempdir()) / f"scorekeeper-login-slots-{tag}"
+        self.folder.mkdir(mode=0o700, exist_ok=True)
+        self.threads = [threading.Lock() for _ in range(count)]
+        self.files: dict[int, int] = {}
+
+    def path(self, n: int) -> Path:
+        return self.folder / f"slot-{n}"
+
+    def take(self, n: int) -> bool:
+        if not self.threads[n].acquire(blocking=False):
+            return False
+        if n not in self.files:
+            self.files[n] = os.open(self.path(n), os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(self.files[n], fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            self.threads[n].release()
+            return False
+        return True
+
+    def give_back(self, n: int) -> None:
+        fcntl.flock(self.files[n], fcntl.LOCK_UN)
+        self.threads[n].release()
+
+
+_slots: dict[tuple[int, str], _Slots] = {}
+_slots_made = threading.Lock()
+
+
+def slots() -> _Slots:
+    """This process's view of the machine's LOGIN_CHECKS_AT_ONCE slots."""
+    site = f"{settings.BASE_DIR}|{settings.DATABASES['default']['NAME']}"
+    key = (settings.LOGIN_CHECKS_AT_ONCE, hashlib.sha256(site.encode()).hexdigest()[:12])
+    with _slots_made:
+        if key not in _slots:
+            _slots[key] = _Slots(*key)
+        return _slots[key]
+
+
+@contextmanager
+def login_slot() -> Iterator[bool]:
+    """Holds a free slot for a login while the block runs and gives True; gives False
+    at once when every slot is taken (no waiting: a wait would hold a worker)."""
+    shared = slots()
+    for n in range(len(shared.threads)):
+        if shared.take(n):
+            try:
+                yield True
+            finally:
+                shared.give_back(n)
+            return
+    yield False
 
 
 def signup_message() -> str:
