@@ -20,9 +20,10 @@ urlpatterns = [
     path("manifest.webmanifest", pwa.manifest, name="manifest"),
     path("offline/", pwa.offline, name="offline"),
     path("admin/", admin.site.urls),
+    # Sign-up and the log-in page with a bounded username, before Django's own log-in.
+    path("", include("scorekeeper.accounts.urls")),
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
-    path("", include("scorekeeper.accounts.urls")),
     path("", include("scorekeeper.table.urls")),
     path("", include("scorekeeper.clubs.urls")),
     path("", include("scorekeeper.league.urls")),

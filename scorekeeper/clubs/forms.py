@@ -8,13 +8,15 @@ from django import forms
 from django.contrib.auth.models import AbstractBaseUser
 from django.utils.translation import gettext_lazy as _
 
+from scorekeeper.inputs import NameField
+
 from .models import Club, Role
 from .selectors import clubs_of
 from .services import personal_club
 
 
 class ClubForm(forms.Form):
-    name = forms.CharField(label=_("Name of the club"), max_length=80)
+    name = NameField(label=_("Name of the club"), max_length=80)
 
     def clean_name(self) -> str:
         name = self.cleaned_data["name"].strip()

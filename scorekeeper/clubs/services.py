@@ -15,6 +15,8 @@ from django.utils import timezone
 from django.utils.text import format_lazy, slugify
 from django.utils.translation import gettext_lazy as _
 
+from scorekeeper.engine.names import cleaned
+
 from .models import INVITATION_DAYS, RESTORE_DAYS, Club, Invitation, Membership, Role
 
 MESSAGES = {
@@ -59,7 +61,10 @@ def personal_club(user: AbstractBaseUser) -> Club:
         # The user's row locked, so that two first requests at once make one club.
         get_user_model().objects.select_for_update().filter(pk=user.pk).first()
         club = _personal_club_of(user)
-        return club or club_create(name=user.get_username(), owner=user, personal=True)
+        # Sign-up bounds a username by a club's name; an account made otherwise (the
+        # admin, createsuperuser) may have a longer one, cut here to what the name holds.
+        name = user.get_username()[: Club._meta.get_field("name").max_length]
+        return club or club_create(name=name, owner=user, personal=True)
 
 
 def _personal_club_of(user: AbstractBaseUser) -> Club | None:
@@ -70,7 +75,7 @@ def _personal_club_of(user: AbstractBaseUser) -> Club | None:
 @transaction.atomic
 def club_create(*, name: str, owner: AbstractBaseUser, personal: bool = False) -> Club:
     """A new club with its first owner; its short name (for its address) from its name."""
-    name = name.strip()
+    name = cleaned(name)
     club = Club.objects.create(name=name, slug=free_slug(name), personal=personal)
     Membership.objects.create(club=club, user=owner, role=Role.OWNER)
     return club

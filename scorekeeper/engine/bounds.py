@@ -28,8 +28,11 @@ import math
 import re
 import reprlib
 import unicodedata
+from datetime import date
 from decimal import Decimal, InvalidOperation
 from typing import Any
+
+from .names import visible
 
 
 class BoundsError(ValueError):
@@ -96,6 +99,11 @@ MAX_NUMBER_DIGITS = 40  # a JSON number's literal; nothing here needs more
 # A season's points for a win, a shutout win, a loss (RULES.md §11): a loss may cost points.
 LEAGUE_POINTS = (-99, 99)
 MAX_MIN_GAMES = 10_000
+# A season's dates: from the first day of SEASON_YEARS[0] to the last of SEASON_YEARS[1],
+# at most MAX_SEASON_DAYS long (five years). A season ending in 9999 stopped its club:
+# the day after it, which the ratings, the next season and the pages work out, is no date.
+SEASON_YEARS = (2000, 2100)
+MAX_SEASON_DAYS = 5 * 366
 
 
 def check_integer(name: str, value: Any, low: int | None = None, high: int | None = None) -> int:
@@ -199,6 +207,35 @@ def _decimal(value: Decimal | int | float) -> Decimal | None:
     return amount if amount.is_finite() else None
 
 
+def season_dates_trouble(starts: date, ends: date) -> str | None:
+    """What is wrong with a season's dates (a key of SEASON_TROUBLES); None when they
+    are fine.
+
+    >>> season_dates_trouble(date(2026, 1, 1), date(2026, 12, 31)) is None
+    True
+    >>> season_dates_trouble(date(2026, 1, 1), date(9999, 12, 31))
+    'season_out_of_range'
+    >>> season_dates_trouble(date(2026, 1, 1), date(2025, 12, 31))
+    'season_backwards'
+    """
+    first, last = SEASON_YEARS
+    if not (date(first, 1, 1) <= starts and ends <= date(last, 12, 31)):
+        return "season_out_of_range"
+    if ends < starts:
+        return "season_backwards"
+    if (ends - starts).days + 1 > MAX_SEASON_DAYS:
+        return "season_too_long"
+    return None
+
+
+# What season_dates_trouble finds, in English (a form words the codes its own way).
+SEASON_TROUBLES = {
+    "season_out_of_range": "a season's days lie in the years {} to {}".format(*SEASON_YEARS),
+    "season_backwards": "the last day comes before the first",
+    "season_too_long": f"a season lasts at most {MAX_SEASON_DAYS} days",
+}
+
+
 def name_problem(name: Any, longest: int = MAX_NAME_LENGTH) -> str | None:
     """What is wrong with a name, in English, to follow the name in a message; None when
     it can be stored and shown.
@@ -220,6 +257,8 @@ NAME_TROUBLES = {
     "name_spaces": "begins or ends with a space: remove it",
     "name_surrogate": "holds a lone surrogate (broken Unicode): remove it",
     "name_control": "holds a control character: remove it",
+    "name_invisible": "holds an invisible formatting character (a direction mark or a "
+    "zero-width space): remove it",
 }
 
 
@@ -229,6 +268,8 @@ def name_trouble(name: Any, longest: int = MAX_NAME_LENGTH) -> str | None:
 
     >>> name_trouble("Anna"), name_trouble("A" * 61), name_trouble("")
     (None, 'name_too_long', 'name_empty')
+    >>> name_trouble("\u202eAnna")  # a right-to-left override
+    'name_invisible'
     """
     if not isinstance(name, str) or not name.strip():
         return "name_empty"
@@ -238,7 +279,8 @@ def name_trouble(name: Any, longest: int = MAX_NAME_LENGTH) -> str | None:
         return "name_spaces"
     char = unprintable(name)
     if char is None:
-        return None
+        # A form removes them from what is typed (names.visible); a record is refused.
+        return "name_invisible" if visible(name) != name else None
     if unicodedata.category(char) == "Cs":
         return "name_surrogate"
     return "name_control"

@@ -11,15 +11,16 @@ from django.utils.translation import gettext_lazy as _
 
 from scorekeeper import engine
 from scorekeeper.engine import bounds
+from scorekeeper.inputs import NameField
 from scorekeeper.renderers import DateInput
 from scorekeeper.table.models import Player
 from scorekeeper.vocabulary import KIND_NAMES
 
-from .models import Season
+from .models import Season, season_dates_message
 
 
 class LeagueForm(forms.Form):
-    name = forms.CharField(label=_("Name"), max_length=80)
+    name = NameField(label=_("Name"), max_length=80)
 
 
 LOWEST, HIGHEST = bounds.LEAGUE_POINTS  # a season's points for a result (engine/bounds.py)
@@ -29,15 +30,16 @@ class SeasonDatesForm(forms.Form):
     """A season's name and dates: all a season after a closed one asks (it takes the
     rest from the closed one)."""
 
-    name = forms.CharField(label=_("Name"), max_length=80)
+    name = NameField(label=_("Name"), max_length=80)
     starts_on = forms.DateField(label=_("First day"), widget=DateInput())
     ends_on = forms.DateField(label=_("Last day"), widget=DateInput())
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         starts, ends = data.get("starts_on"), data.get("ends_on")
-        if starts and ends and ends < starts:
-            self.add_error("ends_on", _("The last day cannot come before the first."))
+        trouble = starts and ends and bounds.season_dates_trouble(starts, ends)
+        if trouble:
+            self.add_error("ends_on", season_dates_message(trouble))
         return data
 
 

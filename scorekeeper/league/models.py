@@ -8,7 +8,10 @@ which are sequential and do not add up, are stored here, game by game.
 
 from __future__ import annotations
 
+from datetime import date
+
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
@@ -16,9 +19,30 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from scorekeeper import engine
+from scorekeeper.engine import bounds
 from scorekeeper.tokens import new_share_token  # noqa: F401 (its migrations name it here)
 
 POINTS = [MinValueValidator(-99), MaxValueValidator(99)]  # league points per game
+
+# A season's dates (engine/bounds.py): the first and last day any season may have.
+FIRST_SEASON_DAY = date(bounds.SEASON_YEARS[0], 1, 1)
+LAST_SEASON_DAY = date(bounds.SEASON_YEARS[1], 12, 31)
+SEASON_DATE_MESSAGES = {
+    "season_out_of_range": _(
+        "A season's days lie in the years %(first)s to %(last)s: choose dates within them."
+    ),
+    "season_backwards": _("The last day cannot come before the first."),
+    "season_too_long": _(
+        "A season lasts at most %(days)s days (five years): choose an earlier last day."
+    ),
+}
+
+
+def season_dates_message(trouble: str) -> str:
+    """What ``bounds.season_dates_trouble`` found, in the reader's language."""
+    first, last = bounds.SEASON_YEARS
+    params = {"first": first, "last": last, "days": bounds.MAX_SEASON_DAYS}
+    return SEASON_DATE_MESSAGES[trouble] % params
 
 
 class League(models.Model):
@@ -102,6 +126,15 @@ class Season(models.Model):
             models.CheckConstraint(
                 condition=Q(ends_on__gte=models.F("starts_on")), name="season_ends_after_start"
             ),
+            # A day beyond these broke every page of the club (a season ending in 9999:
+            # the day after it is no date). The length (at most five years) is checked
+            # by clean() and the services: a difference of dates is no portable check.
+            models.CheckConstraint(
+                condition=Q(starts_on__gte=FIRST_SEASON_DAY, ends_on__lte=LAST_SEASON_DAY),
+                name="season_dates_in_range",
+                violation_error_message=SEASON_DATE_MESSAGES["season_out_of_range"]
+                % {"first": bounds.SEASON_YEARS[0], "last": bounds.SEASON_YEARS[1]},
+            ),
             *(
                 models.CheckConstraint(
                     condition=Q(**{f"{field}__gte": -99, f"{field}__lte": 99}),
@@ -116,6 +149,14 @@ class Season(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("season_detail", args=[self.pk])
+
+    def clean(self) -> None:
+        # Given to the last day: full_clean() then skips the constraints on it, which
+        # would say the same again.
+        if isinstance(self.starts_on, date) and isinstance(self.ends_on, date):
+            trouble = bounds.season_dates_trouble(self.starts_on, self.ends_on)
+            if trouble:
+                raise ValidationError({"ends_on": season_dates_message(trouble)})
 
     @property
     def points(self) -> engine.LeaguePoints:

@@ -16,6 +16,7 @@ from django.utils import timezone
 from scorekeeper import engine
 from scorekeeper.clubs.models import Club
 from scorekeeper.engine import bounds
+from scorekeeper.engine.names import cleaned
 from scorekeeper.table import services as table_services
 from scorekeeper.table.models import Partie, Player, PlayerMerge
 from scorekeeper.tokens import new_share_token
@@ -92,7 +93,7 @@ def club_ratings_ensure(club_id: int) -> None:
 
 
 def league_create(*, club, name: str) -> League:
-    return League.objects.create(club=club, name=name.strip())
+    return League.objects.create(club=club, name=cleaned(name))
 
 
 @transaction.atomic
@@ -109,9 +110,10 @@ def season_create(
     players_from: str = Season.Players.PLAYED,
 ) -> Season:
     points = points or engine.LeaguePoints()
+    _check_dates(starts_on, ends_on)
     return Season.objects.create(
         league=league,
-        name=name.strip(),
+        name=cleaned(name),
         starts_on=starts_on,
         ends_on=ends_on,
         kinds=list(kinds or []),
@@ -125,9 +127,16 @@ def season_create(
 
 
 class SeasonSettingsError(ValueError):
-    """Settings a season cannot take: no name, a last day before its first, games to be
+    """Settings a season cannot take: no name, dates out of bounds (a last day before
+    its first, a day outside the years 2000 to 2100, more than five years), games to be
     ranked out of bounds (league points out of bounds: ``engine.LeaguePoints`` refuses
     them)."""
+
+
+def _check_dates(starts_on: date, ends_on: date) -> None:
+    trouble = bounds.season_dates_trouble(starts_on, ends_on)
+    if trouble:
+        raise SeasonSettingsError(f"{starts_on} to {ends_on}: {bounds.SEASON_TROUBLES[trouble]}")
 
 
 @transaction.atomic
@@ -153,7 +162,7 @@ def season_settings_change(
     if locked.closed_at is not None:
         raise SeasonClosedError(f"the season {locked} is closed")
     changes = {
-        "name": None if name is None else name.strip(),
+        "name": None if name is None else cleaned(name),
         "starts_on": starts_on,
         "ends_on": ends_on,
         "kinds": None if kinds is None else list(kinds),
@@ -172,8 +181,7 @@ def season_settings_change(
         setattr(locked, field, value)
     if not locked.name:
         raise SeasonSettingsError("a season needs a name")
-    if locked.ends_on < locked.starts_on:
-        raise SeasonSettingsError(f"the last day {locked.ends_on} is before the first")
+    _check_dates(locked.starts_on, locked.ends_on)
     if not 0 <= locked.min_games <= bounds.MAX_MIN_GAMES:
         raise SeasonSettingsError(f"games to be ranked: 0 to {bounds.MAX_MIN_GAMES}")
     locked.save(update_fields=list(changes))

@@ -273,6 +273,10 @@ RECORD = {
     "name_control": gettext_lazy(
         "Players: the name %(name)s holds a control character: remove it."
     ),
+    "name_invisible": gettext_lazy(
+        "Players: the name %(name)s holds an invisible formatting character (a direction "
+        "mark or a zero-width space): remove it."
+    ),
     "players": gettext_lazy("Players: give the players as a list of different names."),
     "players_count": gettext_lazy(
         "Players: a record of the kind %(kind)s names %(fewest)s different players."

@@ -35,8 +35,13 @@ K = engine.Hand.knock
 
 def games_in_standings(owner: User) -> dict[str, int]:
     league = league_services.league_create(club=personal_club(owner), name="Tuesdays")
+    # A season lasts at most five years: these two hold every partie a test starts.
+    today = date.today()
     season = league_services.season_create(
-        league=league, name="All time", starts_on=date(2000, 1, 1), ends_on=date(2100, 1, 1)
+        league=league,
+        name="These years",
+        starts_on=today.replace(year=today.year - 2, day=1),
+        ends_on=today.replace(year=today.year + 2, day=1),
     )
     return {row.line.player: row.line.games for row in season_table(season).rows}
 

@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from scorekeeper.clubs.access import Role, club_of
+from scorekeeper.inputs import text_param
 from scorekeeper.league import services as league_services
 from scorekeeper.league.players import club_players, player_record
 from scorekeeper.table import selectors
@@ -46,7 +47,7 @@ def player_list(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         else:
             messages.success(request, _("%(name)s is on the roster now.") % {"name": player})
             return redirect("player_list", club.slug)
-    query = request.GET.get("q", "").strip()
+    query = text_param(request.GET, "q")  # a NUL: 400, as no name holds one
     context = {
         "club": club,
         "role": role,

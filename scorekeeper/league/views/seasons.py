@@ -22,6 +22,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from scorekeeper.clubs.access import Role, club_of, object_in_club
 from scorekeeper.engine.league import LINE_COLUMNS, STATS_COLUMNS
 from scorekeeper.engine.season import dumps
+from scorekeeper.inputs import number_param
 from scorekeeper.sheets.standings import (
     NOTICEBOARD_LINE,
     render_noticeboard,
@@ -145,7 +146,8 @@ def _render_standings(request: HtmxHttpRequest, season: Season, role: Role | Non
     sort = request.GET.get("sort", "rank")
     descending = request.GET.get("order") == "desc"
     # A club's season may have thousands of players: the page shows PAGE rows at a time.
-    page = Paginator(table.sorted_rows(sort, descending), PAGE).get_page(request.GET.get("page"))
+    rows = table.sorted_rows(sort, descending)
+    page = Paginator(rows, PAGE).get_page(number_param(request.GET, "page"))
     history = []
     if role == Role.OWNER and not request.htmx:
         history = selectors.season_history(season)

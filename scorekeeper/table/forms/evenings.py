@@ -12,17 +12,15 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from scorekeeper.inputs import NameField
 from scorekeeper.renderers import DateInput
 from scorekeeper.vocabulary import games_text
 
 from ..models import Evening, Partie
-from .rules import printable
 
 
 class EveningForm(forms.Form):
-    name = forms.CharField(
-        label=_("Name"), max_length=80, initial=_("Card night"), validators=[printable]
-    )
+    name = NameField(label=_("Name"), max_length=80, initial=_("Card night"))
     played_on = forms.DateField(label=_("Date"), widget=DateInput(), initial=date.today)
 
 

@@ -15,11 +15,12 @@ from django.utils.translation import gettext_lazy as _
 from scorekeeper import engine
 from scorekeeper.engine import bounds
 from scorekeeper.engine.record import RecordError, loads
+from scorekeeper.inputs import NameField
 
 from ..messages import explain_record, record_text_message
 from ..models import Partie
 from .players import NameQuestion, answer_of, roster_answer, roster_input
-from .rules import PlainDecimalField, RulesForm, printable, stake_field
+from .rules import PlainDecimalField, RulesForm, stake_field
 
 KIND_HELP = _(
     "A partnership seats four: the first and third play against the second and fourth. "
@@ -96,11 +97,10 @@ class PartieStartForm(RulesForm):
         for n in range(MOST_SEATS, 0, -1):  # inserted after `kind`, so the last first
             self.fields = {
                 "kind": self.fields.pop("kind"),
-                f"player_{n}": forms.CharField(
+                f"player_{n}": NameField(
                     label=SEAT_LABELS[n - 1],
                     max_length=bounds.MAX_NAME_LENGTH,
                     required=False,
-                    validators=[printable],
                     widget=roster_input(),
                 ),
                 **({} if n == 1 else {f"stake_{n}": _member_stake_field(n)}),

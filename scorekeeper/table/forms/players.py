@@ -14,10 +14,10 @@ from django.utils.text import get_text_list
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from scorekeeper.engine.names import is_same_name, near_names
+from scorekeeper.engine.names import looks_same, near_names
+from scorekeeper.inputs import NameField
 
 from ..models import Player
-from .rules import printable
 
 ROSTER_LIST = "roster-names"  # the id of the page's <datalist> of the club's names
 
@@ -37,8 +37,9 @@ class NameQuestion:
 
     @property
     def new_allowed(self) -> bool:
-        """A name the roster holds in another case is that player: no new one of it."""
-        return not any(is_same_name(self.typed, name) for name in self.suggestions)
+        """A name the roster holds in another case, or in letters of another script that
+        look the same (a Cyrillic "А"), is that player: no new one of it."""
+        return not any(looks_same(self.typed, name) for name in self.suggestions)
 
     @property
     def message(self) -> str:
@@ -78,10 +79,9 @@ class PlayerAddForm(forms.Form):
     """A new player for the club's roster: a name near one of the roster's is added only
     once the question is answered (the answer names it again)."""
 
-    name = forms.CharField(
+    name = NameField(
         label=_("New player's name"),
         max_length=Player._meta.get_field("name").max_length,
-        validators=[printable],
         widget=roster_input(),
     )
 
@@ -127,11 +127,10 @@ class PlayerRenameForm(forms.Form):
     """The player's new name: spaces around it dropped, unique in the club (the service
     checks that, under the lock)."""
 
-    name = forms.CharField(
+    name = NameField(
         label=_("Name"),
         max_length=Player._meta.get_field("name").max_length,
         help_text=_("Every partie he sat in shows the new name."),
-        validators=[printable],
     )
 
 

@@ -1,5 +1,5 @@
 """The rules of a partie or a pad as a form, and the fields the other forms share: a plain
-decimal, printable text, a stake, one field per rule value."""
+decimal, a stake, one field per rule value (a name: ``scorekeeper.inputs.NameField``)."""
 
 from __future__ import annotations
 
@@ -47,15 +47,6 @@ class PlainDecimalField(forms.DecimalField):
         if isinstance(value, str) and value.strip() and not _PLAIN_NUMBER.fullmatch(value.strip()):
             raise forms.ValidationError(self.error_messages["plain"], code="plain")
         return super().to_python(value)
-
-
-def printable(value: str) -> None:
-    """A name without control characters (a tab, a line break) or broken Unicode."""
-    if bounds.unprintable(value) is not None:
-        raise forms.ValidationError(
-            _("A name may not hold control characters such as tabs or line breaks."),
-            code="unprintable",
-        )
 
 
 def stake_field(**options: Any) -> PlainDecimalField:

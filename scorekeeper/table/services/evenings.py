@@ -12,6 +12,7 @@ from django.utils import timezone
 from scorekeeper.clubs.models import Club
 from scorekeeper.clubs.services import personal_club
 from scorekeeper.engine import bounds
+from scorekeeper.engine.names import cleaned
 
 from ..models import Evening, EveningPayment, Partie
 from ..selectors import evening_sheet
@@ -54,7 +55,7 @@ def evening_start(
 ) -> Evening:
     """A new evening of ``club`` (by default the personal club of ``owner``, who starts it)."""
     return Evening.objects.create(
-        club=club or personal_club(owner), owner=owner, name=name.strip(), played_on=played_on
+        club=club or personal_club(owner), owner=owner, name=cleaned(name), played_on=played_on
     )
 
 

@@ -14,6 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from scorekeeper.clubs.models import Club, Membership
+from scorekeeper.engine.names import cleaned
 
 from ..models import (
     Evening,
@@ -109,7 +110,7 @@ def player_add(*, club: Club, name: str, owner: AbstractBaseUser) -> Player:
 
 
 def _checked_name(name: str) -> str:
-    name = name.strip()
+    name = cleaned(name)
     limit = Player._meta.get_field("name").max_length
     if not name:
         raise PlayerChangeError("name_empty")

@@ -7,6 +7,7 @@ from django.http import HttpRequest
 from django_htmx.middleware import HtmxDetails
 
 from scorekeeper.clubs.forms import ClubChoiceForm
+from scorekeeper.inputs import number_param
 
 from ..selectors import start_club
 
@@ -22,7 +23,7 @@ def _club_form(request: HttpRequest) -> ClubChoiceForm:
     """The club a new partie, import or evening goes to; a club page's link names it,
     else it is the user's usual club (``selectors.start_club``)."""
     data = request.POST if request.method == "POST" else None  # bound, though empty
-    club = request.GET.get("club")
+    club = number_param(request.GET, "club")  # not a number: the usual club
     if data is None and not club:
         usual = start_club(request.user)
         club = usual.pk if usual else None

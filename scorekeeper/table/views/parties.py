@@ -21,6 +21,7 @@ from django_htmx.http import reswap, retarget, trigger_client_event
 from scorekeeper import engine
 from scorekeeper.clubs.access import Role
 from scorekeeper.engine.record import RecordError, record_json
+from scorekeeper.inputs import number_param
 from scorekeeper.vocabulary import rule_items
 
 from .. import selectors
@@ -72,10 +73,10 @@ def _with_preset_values(form_class: type[RulesForm], form: RulesForm, **initial)
 @require_http_methods(["GET", "POST"])
 def partie_new(request: HttpRequest) -> HttpResponse:
     """A new partie in a club where the user scores: the evening's, if it has one."""
-    evening_id = request.POST.get("evening") or request.GET.get("evening") or ""
-    if evening_id and not evening_id.isdigit():
-        raise Http404(_("There is no such evening."))
-    evening = evening_for(request, int(evening_id), Role.SCORER) if evening_id else None
+    evening_id = number_param(request.POST, "evening", refuse=True) or number_param(
+        request.GET, "evening", refuse=True
+    )
+    evening = evening_for(request, evening_id, Role.SCORER) if evening_id else None
     if evening is not None and evening.is_settled:
         return redirect(evening)  # a settled evening takes no new partie; its page says so
     club_form = _club_form(request)
@@ -471,7 +472,7 @@ def my_games(request: HttpRequest) -> HttpResponse:
     he is asked to confirm, and the disputed games of the clubs where he scores."""
     parties = Paginator(selectors.parties_played_by(request.user), 50)
     context = {
-        "page": parties.get_page(request.GET.get("page")),
+        "page": parties.get_page(number_param(request.GET, "page")),
         "debts": selectors.open_debts_of(request.user),
         "to_answer": games_to_answer(request),
         "disputed": selectors.disputed_games_for(request.user),

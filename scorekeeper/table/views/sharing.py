@@ -14,6 +14,7 @@ from django_htmx.http import HttpResponseStopPolling
 
 from scorekeeper import vocabulary
 from scorekeeper.clubs.access import Role, club_of
+from scorekeeper.inputs import number_param
 from scorekeeper.league import selectors as league
 from scorekeeper.league.models import Season
 
@@ -137,5 +138,4 @@ def _render_board(
 
 def _chosen_page(request: HttpRequest) -> int | None:
     """The page of tables the reader chose (``?page=2``); None: they take turns."""
-    page = request.GET.get("page", "")
-    return int(page) if page.isdigit() else None
+    return number_param(request.GET, "page")  # a page that is no number: they take turns

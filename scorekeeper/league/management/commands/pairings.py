@@ -20,7 +20,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
+from scorekeeper.engine.bounds import shorten
 from scorekeeper.engine.pairings import Method, PairingError
+from scorekeeper.inputs import whole_number
 from scorekeeper.league.models import Season
 from scorekeeper.league.nights import UnknownPlayers, night_pairing
 from scorekeeper.table.management.commands.sheet import fail
@@ -52,10 +54,11 @@ class Command(BaseCommand):
             fail([f"unknown method {options['method']!r}: use {' or '.join(METHODS)}"], self)
         season_id = str(options["season"])
         season = None
-        if season_id.isdigit():
-            season = Season.objects.select_related("league").filter(pk=int(season_id)).first()
+        if (pk := whole_number(season_id)) is not None:  # "²" and 5,000 digits are none
+            season = Season.objects.select_related("league").filter(pk=pk).first()
         if season is None:
-            fail([f"there is no season {season_id}"], self)
+            shown = season_id if len(season_id) <= 20 else shorten(season_id)
+            fail([f"there is no season {shown}"], self)
         night = None
         if options["date"]:
             try:

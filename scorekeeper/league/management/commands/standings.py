@@ -22,10 +22,11 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 from django.utils import translation
 
-from scorekeeper.engine.bounds import MAX_SEASON_BYTES
+from scorekeeper.engine.bounds import MAX_SEASON_BYTES, shorten
 from scorekeeper.engine.league import Standings
 from scorekeeper.engine.record import RecordError
 from scorekeeper.engine.season import dumps, loads, season_standings, standings_json
+from scorekeeper.inputs import whole_number
 from scorekeeper.league.exports import write_standings
 from scorekeeper.table.management.commands.sheet import fail, read_text
 
@@ -41,7 +42,8 @@ class Command(BaseCommand):
         parser.add_argument(
             "file", metavar="FILE", nargs="?", help="the season document, or - for stdin"
         )
-        parser.add_argument("--season", type=int, metavar="ID", help="a season of the database")
+        # Read by inputs.whole_number, as pairings' is: a bad id fails like any bad input.
+        parser.add_argument("--season", metavar="ID", help="a season of the database")
         parser.add_argument(
             "--format",
             choices=("json", "csv", "season"),
@@ -75,15 +77,18 @@ class Command(BaseCommand):
             fail(error.errors, self)
         self._print(table, options["format"], options["language"])
 
-    def _database(self, pk: int, form: str, language: str) -> None:
+    def _database(self, season_id: str, form: str, language: str) -> None:
         # Imported here: FILE needs no database, and so no app registry beyond settings.
         from scorekeeper.league.models import Season
         from scorekeeper.league.selectors import season_document, season_table
         from scorekeeper.table.models import Unscorable
 
-        season = Season.objects.select_related("league").filter(pk=pk).first()
+        season = None
+        if (pk := whole_number(season_id)) is not None:
+            season = Season.objects.select_related("league").filter(pk=pk).first()
         if season is None:
-            fail([f"there is no season {pk}"], self)
+            shown = season_id if len(season_id) <= 20 else shorten(season_id)
+            fail([f"there is no season {shown}"], self)
         if form != "season":
             # The JSON (FORMAT.md) lists every player of the season; the CSV is the page's
             # download, without the players who have no counted game.
