@@ -326,9 +326,15 @@ WALKS = [
     Walk("club_board", slug, get=READ),
     # Added for issue 18: results both players confirm (only the player himself answers)
     Walk("game_detail", lambda t: [t.asked.pk, 1], get=READ, his=True),
-    Walk("game_answer", lambda t: [t.asked.pk, 1], post=Ask(Role.MEMBER, 302, special=NOT_ASKED,
+    Walk("game_answer", lambda t: [t.asked.pk, 1], post=Ask(Role.MEMBER, 302,
+         special=NOT_ASKED | {"former": 403},  # removed: he reads his game, answers no more
          data=lambda t: {"game": t.asked.closed_games.get().pk, "answer": "confirm"}), his=True),
     Walk("game_unlock", lambda t: [t.locked.pk, 1], post=Ask(Role.OWNER, 302), his=True),
+    # Added for issue 27: answers survive account changes (the owner decides a dispute)
+    Walk("game_decide", lambda t: [t.asked.pk, 1], post=Ask(Role.OWNER, 400,  # none disputes it
+         data=lambda t: {"game": t.asked.closed_games.get().pk, "reason": "It stands"}),
+         his=True),
+    Walk("account_changes", get=PAGE, post=Ask(LOGIN, 302, data=lambda t: {"upto": "0"})),
     # Added for issue 19: on a phone's home screen and without a network
     Walk("service_worker", get=OPEN),
     Walk("manifest", get=OPEN),
@@ -447,7 +453,10 @@ def club_and_more(things: ClubThings, scorer: User, owner: User) -> Things:
     for won in (asked, locked):
         services.hand_record(partie=won, hand=G(90, knocker="Anna"), user=scorer)
     game = locked.closed_games.get()
-    confirmations.result_confirm(game=game, user=things.player.user)  # the former member
+    # The former member confirmed it while he was a member: removed, he answers no more.
+    membership = join(club, things.player.user, Role.MEMBER)
+    confirmations.result_confirm(game=game, user=things.player.user)
+    club_services.membership_remove(membership=membership)
     deleted = club_services.club_create(name="Bridge Club", owner=owner)
     join(deleted, scorer, Role.SCORER)
     join(deleted, things.membership.user, Role.MEMBER)

@@ -5,7 +5,9 @@ gets a 404, a role short of ``need`` a 403.
 What is a user's own stays his to read when he is no longer a member of the club (he
 was removed, or left, and may still owe money): a partie where the player linked to his
 account sat, an evening where that player sat or has a payment, and that player's page.
-He reads them as a member does; anything more is a 403.
+He reads them as a member does; anything more is a 403, answering a game's result
+included (``thing.is_member`` is False: ``views.answers.game_answer`` refuses, and the
+service asks his membership again, ``confirmations.answer_refusal``).
 """
 
 from __future__ import annotations

@@ -11,6 +11,7 @@ from django.contrib import admin
 from django.http import HttpRequest
 
 from .models import (
+    AccountChangesSeen,
     ClosedGame,
     Evening,
     EveningPayment,
@@ -185,11 +186,21 @@ class PartieStatsAdmin(WrittenByServices, admin.ModelAdmin):
 
 @admin.register(ResultConfirmation)
 class ResultConfirmationAdmin(WrittenByServices, admin.ModelAdmin):
-    """The players' answers: given by each player on his games' pages, unlocked by the
-    club's owner there (services.confirmations), so that the partie's trail keeps them."""
+    """The players' answers: given by each player on his games' pages, decided or
+    unlocked by the club's owner there (services.confirmations), so that the partie's
+    trail keeps them."""
 
     list_display = ["game", "player", "state", "by", "at", "asked_at"]
     list_filter = ["state"]
     search_fields = ["player__name", "note", "by__username"]
     list_select_related = ["game", "player", "by"]
     raw_id_fields = ["game", "player", "by"]
+
+
+@admin.register(AccountChangesSeen)
+class AccountChangesSeenAdmin(WrittenByServices, admin.ModelAdmin):
+    """How far each owner has looked at his players' account changes (his list's button)."""
+
+    list_display = ["user", "upto", "at"]
+    search_fields = ["user__username"]
+    raw_id_fields = ["user"]

@@ -410,6 +410,12 @@ class HandChange(models.Model):
         CONFIRMED = "confirmed", _("result confirmed")
         DISPUTED = "disputed", _("result disputed")
         UNLOCKED = "unlocked", _("game unlocked")
+        # The owner settled a game's disputes (``before``: who disputed, from which
+        # account, and the note; ``after``: the game and the owner's reason).
+        DECIDED = "decided", _("dispute decided by the owner")
+        # A player with answers linked to another account, or to none (``before`` and
+        # ``after``: the player and the account's name, None for nobody).
+        ACCOUNT = "account", _("player's account changed")
 
     partie = models.ForeignKey(
         Partie, on_delete=models.CASCADE, null=True, blank=True, related_name="changes"
@@ -442,9 +448,41 @@ class HandChange(models.Model):
         verbose_name = _("hand change")
         verbose_name_plural = _("hand changes")
         ordering = ["-at", "-id"]
+        indexes = [
+            # The owner's notice counts these on every page: a small index of them alone.
+            models.Index(
+                fields=["partie", "id"],
+                name="hand_change_account",
+                condition=models.Q(action="account"),
+            )
+        ]
 
     def __str__(self) -> str:
         return f"{self.partie_id} #{self.hand_number} {self.action}"
+
+
+class AccountChangesSeen(models.Model):
+    """How far a club owner has looked at the account changes of his clubs' players with
+    answers (``HandChange.Action.ACCOUNT``): the newest such entry he marked as seen.
+    His header counts the entries after it. Marked by a POST, never by opening the
+    list (a read never writes)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="+",
+        verbose_name=_("user"),
+    )
+    upto = models.PositiveBigIntegerField(_("seen up to change"), default=0)
+    at = models.DateTimeField(_("seen"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("account changes seen")
+        verbose_name_plural = _("account changes seen")
+
+    def __str__(self) -> str:
+        return f"{self.user_id} ≤ {self.upto}"
 
 
 class EveningPayment(models.Model):
@@ -645,8 +683,14 @@ class ResultConfirmation(models.Model):
     account when the game's rows are written (``results.games_save``), then confirmed or
     disputed by that player alone (``services.confirmations``).
 
+    The answer is the player's, and ``by`` the account that gave it: a change of the
+    player's account link leaves it as it is (a pending one is given by whoever is linked
+    now; a given one is changed only from the account that gave it, and a dispute is
+    ended by that account or by the owner's decision).
+
     A game whose rows change gets new rows and is asked anew (the old answers go with the
-    old game); a game every asked player confirmed is *locked*: no change may alter it
+    old game); a game every asked player confirmed (or whose disputes the owner decided,
+    ``SETTLED``) is *locked*: no change may alter it
     until the club's owner unlocks it. Every answer is a new row (the old one deleted),
     so that the newest key and the number of a club's rows say whether any answer
     changed (the club board's ETag, ``league.selectors.standings_version``)."""
@@ -655,6 +699,12 @@ class ResultConfirmation(models.Model):
         PENDING = "pending", _("not answered yet")
         CONFIRMED = "confirmed", _("confirmed")
         DISPUTED = "disputed", _("disputed")
+        # A dispute the club's owner decided: the result stands, the player's note and
+        # account stay on the row, the owner's reason is in the partie's trail.
+        DECIDED = "decided", _("decided by the owner")
+
+    # The answers that let a game count and lock: a confirmation, or an owner's decision.
+    SETTLED = (State.CONFIRMED, State.DECIDED)
 
     game = models.ForeignKey(ClosedGame, on_delete=models.CASCADE, related_name="confirmations")
     player = models.ForeignKey(
@@ -689,9 +739,10 @@ class ResultConfirmation(models.Model):
 
     @classmethod
     def open_games(cls) -> models.QuerySet:
-        """The keys of the games some asked player has not confirmed (pending or
-        disputed): ``game_id__in`` it, uncorrelated, so that the database reads it once."""
-        return cls.objects.exclude(state=cls.State.CONFIRMED).values("game_id")
+        """The keys of the games some asked player has not confirmed (pending, or
+        disputed and not decided by the owner): ``game_id__in`` it, uncorrelated, so that
+        the database reads it once."""
+        return cls.objects.exclude(state__in=cls.SETTLED).values("game_id")
 
 
 class SettlementLine(models.Model):

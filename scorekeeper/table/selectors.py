@@ -15,17 +15,32 @@ from dataclasses import dataclass
 from decimal import Decimal
 from functools import cached_property
 
-from django.db.models import Count, Exists, F, Max, OuterRef, Prefetch, Q, QuerySet
+from django.contrib.auth import get_user_model
+from django.db.models import (
+    Exists,
+    F,
+    Func,
+    IntegerField,
+    Max,
+    OuterRef,
+    Prefetch,
+    Q,
+    QuerySet,
+    Subquery,
+)
+from django.db.models.functions import Coalesce
 
 from scorekeeper import engine, vocabulary
 from scorekeeper.clubs.models import Club, Role
 from scorekeeper.clubs.selectors import clubs_of
 from scorekeeper.engine.record import Record
 from scorekeeper.formats import number_text
+from scorekeeper.prepared import ForUser
 from scorekeeper.sheets.score_sheet import PaymentLine
 
 from .models import (
     SCORING_ERRORS,
+    AccountChangesSeen,
     ClosedGame,
     Evening,
     EveningPayment,
@@ -129,6 +144,13 @@ class Sheet:
     @property
     def games(self) -> list[engine.GameSheet]:
         return [game for table in self.tables for game in table.part.games]
+
+    @property
+    def has_closed_game(self) -> bool:
+        """Some game of it is over: only a closed game has a result to answer
+        (``ClosedGame``, written from the same replay), so until then its page needs no
+        query for the answers."""
+        return any(game.tally.closed for game in self.games)
 
     @property
     def last_row(self) -> engine.EntryRow:
@@ -606,17 +628,25 @@ class GameAnswers:
 
     @property
     def is_locked(self) -> bool:
-        """Every asked player confirmed it: no change may alter it (the owner unlocks)."""
-        return bool(self.answers) and all(a.state == Answer.CONFIRMED for a in self.answers)
+        """Every asked player confirmed it (or the owner decided its disputes): no change
+        may alter it (the owner unlocks)."""
+        settled = ResultConfirmation.SETTLED
+        return bool(self.answers) and all(a.state in settled for a in self.answers)
 
     @property
     def is_disputed(self) -> bool:
         return any(a.state == Answer.DISPUTED for a in self.answers)
 
     @property
+    def is_decided(self) -> bool:
+        """The owner decided a dispute of it (the result stands)."""
+        return any(a.state == Answer.DECIDED for a in self.answers)
+
+    @property
     def is_pending(self) -> bool:
-        """Some asked player has not confirmed it yet (not answered, or disputed)."""
-        return any(a.state != Answer.CONFIRMED for a in self.answers)
+        """Some asked player has not confirmed it yet (not answered, or disputed and not
+        decided by the owner)."""
+        return any(a.state not in ResultConfirmation.SETTLED for a in self.answers)
 
     def answer_of(self, user) -> ResultConfirmation | None:
         """What the player linked to the user's account was asked, if anything."""
@@ -655,12 +685,22 @@ def game_answers(partie: Partie, number: int) -> GameAnswers | None:
 
 def games_to_answer(user) -> list[GameAnswers]:
     """The games whose results the players linked to his account are asked to confirm
-    and have not confirmed yet (not answered, or disputed), newest first."""
+    and have not confirmed yet (not answered, or disputed), newest first: only those he
+    may answer (``confirmations.answer_refusal``), in a club he is a member of, and
+    no dispute given from another account."""
     mine = ResultConfirmation.objects.filter(
-        game=OuterRef("pk"), player__user=user, state__in=[Answer.PENDING, Answer.DISPUTED]
+        _may_answer(user), game=OuterRef("pk"), state__in=[Answer.PENDING, Answer.DISPUTED]
     )
     games = ClosedGame.objects.filter(Exists(mine), partie__club__deleted_at=None)
     return _games_with_answers(games.order_by("-started_at", "-partie_id", "-number"))
+
+
+def _may_answer(user) -> Q:
+    """An answer the user may give or change: his player's, in a club he is a member
+    of, not answered yet or answered from his account."""
+    return Q(player__user=user, game__club__in=clubs_of(user)) & (
+        Q(state=Answer.PENDING) | Q(by=user)
+    )
 
 
 def disputed_games_for(user) -> list[GameAnswers]:
@@ -675,23 +715,69 @@ def disputed_games_for(user) -> list[GameAnswers]:
 
 @dataclass(frozen=True)
 class AnswerNotice:
-    """What the header tells a user on every page: the games he is asked to confirm, and
-    the disputed games of the clubs where he scores."""
+    """What the header tells a user on every page: the games he is asked to confirm, the
+    disputed games of the clubs where he scores, and (an owner) the account changes of
+    players with answers he has not marked as seen."""
 
     to_answer: int = 0
     disputed: int = 0
+    accounts: int = 0
 
 
 def answer_notice(user) -> AnswerNotice:
-    """The header's notice, in one query."""
+    """The header's notice, in one query: three counts, each a scalar subquery. Every
+    page asks it: its SQL is written once per database and run with the user's id
+    (``prepared.ForUser``)."""
     if not user.is_authenticated:
         return AnswerNotice()
-    asked = Q(player__user=user, state=Answer.PENDING)
-    disputed = Q(state=Answer.DISPUTED, game__club__in=clubs_of(user, need=Role.SCORER))
-    counts = ResultConfirmation.objects.filter(
-        asked | disputed, game__club__deleted_at=None
-    ).aggregate(
-        to_answer=Count("pk", filter=asked),
-        disputed=Count("game", filter=disputed, distinct=True),
+    counts = _NOTICE.first(user)
+    return AnswerNotice(**counts) if counts else AnswerNotice()
+
+
+def _notice_counts(user) -> QuerySet:
+    """The notice's counts, as the ORM builds them for the user: one row."""
+    live = ResultConfirmation.objects.filter(game__club__deleted_at=None)
+    asked = live.filter(_may_answer(user), state=Answer.PENDING)
+    disputed = live.filter(state=Answer.DISPUTED, game__club__in=clubs_of(user, need=Role.SCORER))
+    return (
+        get_user_model()
+        .objects.filter(pk=user.pk)
+        .values(
+            to_answer=_count(asked),
+            disputed=_count(disputed, "game_id"),
+            accounts=_count(account_changes_for(user)),
+        )
     )
-    return AnswerNotice(counts["to_answer"], counts["disputed"])
+
+
+_NOTICE = ForUser(_notice_counts)
+
+
+def _count(rows: QuerySet, of: str = "pk") -> Subquery:
+    """``SELECT COUNT(DISTINCT of)`` of the rows, as a scalar subquery (a function, not
+    an aggregate, so that no GROUP BY comes with it: one row, 0 where none)."""
+    count = Func(
+        F(of),
+        function="COUNT",
+        template="%(function)s(DISTINCT %(expressions)s)",
+        output_field=IntegerField(),
+    )
+    return Subquery(rows.order_by().annotate(n=count).values("n")[:1])
+
+
+def account_changes_for(user) -> QuerySet[HandChange]:
+    """The account changes of players with answers (``HandChange.Action.ACCOUNT``) in
+    the clubs the user owns, made by someone else and after the newest he marked as
+    seen (``confirmations.account_changes_seen``), newest first."""
+    seen = AccountChangesSeen.objects.filter(user_id=user.pk).values("upto")
+    return (
+        HandChange.objects.filter(
+            action=HandChange.Action.ACCOUNT,
+            partie__club__in=clubs_of(user, need=Role.OWNER),
+            partie__club__deleted_at=None,
+            partie__deleted_at=None,
+            pk__gt=Coalesce(Subquery(seen), 0),
+        )
+        .exclude(user_id=user.pk)
+        .order_by("-pk")
+    )

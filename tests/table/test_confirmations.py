@@ -289,16 +289,25 @@ def test_a_game_not_locked_cannot_be_unlocked(play, owner, anna):
 # The roster: links and merges
 
 
-def test_a_player_whose_link_changes_is_no_longer_asked(club, play, anna, ben):
+def test_a_player_whose_link_changes_keeps_his_answers_and_the_trail_says_so(
+    club, play, owner, anna, ben
+):
     partie = play()
     other = play(hands=[G(90, knocker="Ben")])
     confirmations.result_confirm(game=game_of(other), user=ben)
     confirmations.result_dispute(game=game_of(partie), user=ben, note="no")
 
-    services.player_link(player=Player.objects.get(club=club, name="Ben"), user=None)
+    services.player_link(player=Player.objects.get(club=club, name="Ben"), user=None, by=owner)
 
-    assert answers(partie) == {"Anna": State.PENDING}  # his dispute is gone with his link
+    assert answers(partie) == {"Anna": State.PENDING, "Ben": State.DISPUTED}
     assert answers(other) == {"Anna": State.PENDING, "Ben": State.CONFIRMED}
+    for changed in (partie, other):
+        [entry] = changed.changes.filter(action=HandChange.Action.ACCOUNT)
+        assert (entry.user, entry.before, entry.after) == (
+            owner,
+            {"player": "Ben", "account": "ben"},
+            {"player": "Ben", "account": None},
+        )
 
 
 def test_a_merge_takes_the_answers_along_and_its_undo_gives_them_back(club, play, owner, anna):

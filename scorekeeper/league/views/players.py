@@ -75,7 +75,7 @@ def player_account(request: HttpRequest, pk: int) -> HttpResponse:
     player = player_for(request, pk, Role.SCORER)
     form = PlayerAccountForm(request.POST, player=player)
     if form.is_valid():
-        player_services.player_link(player=player, user=form.cleaned_data["user"])
+        player_services.player_link(player=player, user=form.cleaned_data["user"], by=request.user)
         return redirect("player_detail", player.pk)
     return _render_player(request, player, account_form=form, status=400)
 

@@ -33,3 +33,25 @@ class AnswerForm(forms.Form):
         if data.get("answer") == DISPUTE and not data.get("note", "").strip():
             self.add_error("note", _("Say what is wrong with the result, for the scorers."))
         return data
+
+
+class DecisionForm(forms.Form):
+    """The club's owner decides a game's disputes: the result stands, for ``reason``
+    (kept in the partie's changes); ``game`` as for an answer."""
+
+    game = forms.IntegerField(widget=forms.HiddenInput)
+    reason = forms.CharField(
+        label=_("Why does the result stand?"),
+        help_text=_("The players read it in the partie's changes."),
+        max_length=ResultConfirmation._meta.get_field("note").max_length,
+        error_messages={
+            "required": _("Say why the result stands: the players read it in the partie's changes.")
+        },
+        widget=forms.Textarea(attrs={"rows": 2}),
+    )
+
+
+class SeenForm(forms.Form):
+    """The account changes seen: up to the newest the list showed."""
+
+    upto = forms.IntegerField(min_value=0, max_value=2**63 - 1, widget=forms.HiddenInput)

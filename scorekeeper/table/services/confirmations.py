@@ -5,7 +5,18 @@ asked player confirmed is locked until the club's owner unlocks it.
 Who is asked: the players linked to an account when the game's rows are written
 (``results.games_save``). A player without an account cannot answer, so he is not asked:
 a game none of whose players has an account asks nobody and counts as confirmed. Each
-answer and each unlock is an entry in the partie's audit trail (HandChange).
+answer, each unlock and each owner's decision is an entry in the partie's audit trail
+(HandChange).
+
+An answer belongs to the player, and records the account that gave it (``by``); a
+change of the player's account link never touches it (``account_change_record`` only
+writes it into the trail). Who may answer for the player: the account linked to him now,
+while it is a member of the club; an answer already given is changed only from the
+account that gave it, so a newly linked account cannot override another's dispute. A
+dispute ends when that account takes it back (confirms) or by the owner's decision
+(``game_decide``), which keeps the note and records his reason. While no account is
+linked, nobody answers for the player: the game stays open, and a season of confirmed
+games only does not count it.
 
 The partie's row is locked first, as every change to its hands does: an answer and a
 correction of the same game happen one after the other, and an answer to a game that
@@ -17,15 +28,26 @@ from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from ..models import ClosedGame, HandChange, Partie, ResultConfirmation
+from scorekeeper.clubs.models import Membership
+
+from ..models import (
+    AccountChangesSeen,
+    ClosedGame,
+    HandChange,
+    Partie,
+    Player,
+    ResultConfirmation,
+)
 from ..signals import games_changed
 from .results import locked_games
 
 State = ResultConfirmation.State
 NOTE_LENGTH = ResultConfirmation._meta.get_field("note").max_length
+REASON_LENGTH = NOTE_LENGTH  # the owner's reason for a decision, kept in the trail
 
 CONFIRMATION_MESSAGES = {
     "not_asked": _(
@@ -39,6 +61,21 @@ CONFIRMATION_MESSAGES = {
     ),
     "not_locked": _("This game is not locked: its players have not all confirmed it."),
     "note_too_long": _("A note has at most %(limit)s characters: shorten it."),
+    "not_member": _(
+        "You are no longer a member of this club, so you cannot answer for its games: "
+        "ask its owner to invite you again."
+    ),
+    "answered_by_other": _(
+        "The answer of %(player)s was given from another account: only that account can "
+        "change it, and the club's owner can decide a dispute."
+    ),
+    "decided": _(
+        "The club's owner has decided this dispute: if the result is still wrong, ask a "
+        "scorer to correct the game."
+    ),
+    "not_disputed": _("Nobody disputes this game: there is nothing to decide."),
+    "reason_empty": _("Say why the result stands: the players read it in the partie's changes."),
+    "reason_too_long": _("A reason has at most %(limit)s characters: shorten it."),
 }
 
 
@@ -81,10 +118,16 @@ def _answer(game: ClosedGame, user: AbstractBaseUser, state: str, note: str) -> 
     mine = next((a for a in answers if a.player.user_id == user.pk), None)
     if mine is None:
         raise ConfirmationError("not_asked")
+    member = Membership.objects.filter(club_id=partie.club_id, user_id=user.pk).exists()
+    refusal = answer_refusal(mine, user, member=member)
+    if refusal is not None:
+        raise refusal
     if mine.state == state and mine.note == note:
         return mine  # asked twice: counted once
-    if all(a.state == State.CONFIRMED for a in answers):
+    if all(a.state in ResultConfirmation.SETTLED for a in answers):
         raise ConfirmationError("locked")
+    if mine.state == State.DECIDED and state == State.DISPUTED:
+        raise ConfirmationError("decided")
     answered = ResultConfirmation(
         game_id=game.pk,
         player=mine.player,
@@ -103,6 +146,75 @@ def _answer(game: ClosedGame, user: AbstractBaseUser, state: str, note: str) -> 
     HandChange.objects.create(partie=partie, action=action, user=user, after=after)
     games_changed.send(sender=Partie, club_id=partie.club_id)  # what counts, maybe
     return answered
+
+
+def answer_refusal(
+    answer: ResultConfirmation, user: AbstractBaseUser, *, member: bool
+) -> ConfirmationError | None:
+    """Why the user, linked to the player of ``answer``, may not answer for him (None:
+    he may): he is no longer a member of the club (``member``), or the answer was given
+    from another account (a link changed since). The game's page asks it too, so as to
+    offer no button that would be refused."""
+    if not member:
+        return ConfirmationError("not_member")
+    if answer.state != State.PENDING and answer.by_id != user.pk:
+        return ConfirmationError("answered_by_other", player=answer.player.name)
+    return None
+
+
+@transaction.atomic
+def game_decide(*, game: ClosedGame, user: AbstractBaseUser, reason: str) -> HandChange:
+    """The club's owner decides the game's disputes: the result stands as recorded. Each
+    disputed answer is settled (``State.DECIDED``: the game counts and locks as if
+    confirmed) and keeps its note and the account that gave it; the audit entry keeps
+    them and the owner's reason. (Only the club's owner may: the view asks for his role.
+    A wrong result is corrected by a scorer instead, and asked anew.)"""
+    reason = reason.strip()
+    if not reason:
+        raise ConfirmationError("reason_empty")
+    if len(reason) > REASON_LENGTH:
+        raise ConfirmationError("reason_too_long", limit=REASON_LENGTH)
+    partie = Partie.objects.select_for_update().get(pk=game.partie_id)
+    if not ClosedGame.objects.filter(pk=game.pk).exists():
+        raise ConfirmationError("game_changed")
+    disputes = list(
+        ResultConfirmation.objects.select_related("player", "by")
+        .filter(game__pk=game.pk, state=State.DISPUTED)
+        .order_by("player__name")
+    )
+    if not disputes:
+        raise ConfirmationError("not_disputed")
+    ResultConfirmation.objects.filter(pk__in=[a.pk for a in disputes]).delete()
+    ResultConfirmation.objects.bulk_create(  # new rows: the board's ETag sees them
+        ResultConfirmation(
+            game_id=game.pk,
+            player=a.player,
+            state=State.DECIDED,
+            note=a.note,
+            by=a.by,
+            asked_at=a.asked_at,
+            at=a.at,
+        )
+        for a in disputes
+    )
+    games_changed.send(sender=Partie, club_id=partie.club_id)  # it counts now, maybe
+    before = {"game": game.number, "disputed": [_answer_record(a) for a in disputes]}
+    return HandChange.objects.create(
+        partie=partie,
+        action=HandChange.Action.DECIDED,
+        user=user,
+        before=before,
+        after={"game": game.number, "reason": reason},
+    )
+
+
+def _answer_record(answer: ResultConfirmation) -> dict:
+    return {
+        "player": answer.player.name,
+        "by": answer.by.get_username() if answer.by else None,
+        "note": answer.note,
+        "at": answer.at.isoformat() if answer.at else None,
+    }
 
 
 @transaction.atomic
@@ -127,6 +239,7 @@ def game_unlock(*, game: ClosedGame, user: AbstractBaseUser) -> HandChange:
                 "player": a.player.name,
                 "by": a.by.get_username() if a.by else None,
                 "at": a.at.isoformat() if a.at else None,
+                "state": a.state,  # confirmed, or decided by the owner
             }
             for a in answers
         ],
@@ -145,10 +258,49 @@ def game_unlock(*, game: ClosedGame, user: AbstractBaseUser) -> HandChange:
     )
 
 
-def open_answers_drop(*, player_ids: list[int]) -> None:
-    """Take back what the players were asked and had not confirmed (pending answers and
-    disputes): their account link changed, so nobody answers for them any more. What
-    they confirmed stays."""
-    ResultConfirmation.objects.filter(player_id__in=player_ids).exclude(
-        state=State.CONFIRMED
-    ).delete()
+def account_change_record(
+    *,
+    player: Player,
+    before: AbstractBaseUser | None,
+    after: AbstractBaseUser | None,
+    user: AbstractBaseUser | None,
+) -> list[HandChange]:
+    """Write a player's account link changed (``before`` to ``after``, by ``user``) into
+    the Changes list of each partie where he has answers, given or not: who answers for
+    him there changed. The answers themselves stay as they are; the club's owner sees
+    the entries (``selectors.account_changes_for``). (``players.player_link`` calls it
+    in its transaction.)"""
+    parties = (
+        ResultConfirmation.objects.filter(player=player)
+        .values_list("game__partie_id", flat=True)
+        .distinct()
+        .order_by("game__partie_id")
+    )
+    name = player.name
+    return HandChange.objects.bulk_create(
+        HandChange(
+            partie_id=partie_id,
+            action=HandChange.Action.ACCOUNT,
+            user=user,
+            before={"player": name, "account": _username(before)},
+            after={"player": name, "account": _username(after)},
+        )
+        for partie_id in parties
+    )
+
+
+def _username(user: AbstractBaseUser | None) -> str | None:
+    return user.get_username() if user is not None else None
+
+
+@transaction.atomic
+def account_changes_seen(*, user: AbstractBaseUser, upto: int) -> AccountChangesSeen:
+    """The owner has seen the account changes up to the entry ``upto`` (the newest his
+    list showed): his header counts only those after it. Never moves back (two tabs),
+    nor past the newest entry there is (so that none made later is taken as seen)."""
+    upto = min(upto, HandChange.objects.aggregate(newest=Max("pk"))["newest"] or 0)
+    seen, _ = AccountChangesSeen.objects.select_for_update().get_or_create(user=user)
+    if upto > seen.upto:
+        seen.upto = upto
+        seen.save(update_fields=["upto", "at"])
+    return seen

@@ -33,30 +33,41 @@ from ..models import (
     scoring,
 )
 from ..selectors import HANDS_IN_ORDER, partie_session, partie_with_players
-from .confirmations import open_answers_drop
+from .confirmations import account_change_record
 from .parties import summary_of
 from .results import games_renew
 
 
 @transaction.atomic
-def player_link(*, player: Player, user: AbstractBaseUser | None) -> Player:
+def player_link(
+    *, player: Player, user: AbstractBaseUser | None, by: AbstractBaseUser | None = None
+) -> Player:
     """Link the player to the account of a member of his club (None: to nobody); a member
-    is one player in a club, so the link moves from any other player there.
+    is one player in a club, so the link moves from any other player there. ``by``: who
+    did it (a scorer), for the partie's trail.
 
-    A player whose link changes is no longer asked to confirm the games he was asked
-    about and had not confirmed (``confirmations.open_answers_drop``); the games closed
-    before a link asks nobody new."""
-    changed = []
+    What the player was asked and answered stays his, as it was: a pending answer is
+    given by whoever is linked now, a given one changed only from the account that gave
+    it (``services.confirmations``). Each change of link is written into the Changes list
+    of every partie where the player has answers, for the club's owner to see
+    (``confirmations.account_change_record``); the games closed before a link ask nobody
+    new."""
     if user is not None:
         if not Membership.objects.filter(club_id=player.club_id, user=user).exists():
             raise ValueError(f"{user} is not a member of the club of {player}")
-        others = Player.objects.filter(club_id=player.club_id, user=user).exclude(pk=player.pk)
-        changed = list(others.values_list("pk", flat=True))
-        others.update(user=None)
-    linked_now = Player.objects.filter(pk=player.pk).values_list("user_id", flat=True).get()
-    if linked_now != getattr(user, "pk", None):
-        changed.append(player.pk)
-    open_answers_drop(player_ids=changed)
+        others = list(
+            Player.objects.select_for_update()
+            .filter(club_id=player.club_id, user=user)
+            .exclude(pk=player.pk)
+        )
+        Player.objects.filter(pk__in=[other.pk for other in others]).update(user=None)
+        for other in others:
+            account_change_record(player=other, before=user, after=None, user=by)
+    # As stored, not as the caller's copy says: two scorers may link him at once.
+    Player.objects.select_for_update().filter(pk=player.pk).values_list("pk").get()
+    before = Player.objects.select_related("user").get(pk=player.pk).user
+    if getattr(before, "pk", None) != getattr(user, "pk", None):
+        account_change_record(player=player, before=before, after=user, user=by)
     player.user = user
     player.save(update_fields=["user"])
     return player

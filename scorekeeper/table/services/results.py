@@ -75,7 +75,8 @@ def partie_results_store(
 
 def locked_games(partie: Partie, numbers: Iterable[int] | None = None) -> list[int]:
     """The numbers of the partie's locked games (of ``numbers`` only, if given): games
-    with an answer asked of a player, every one of them confirmed."""
+    with an answer asked of a player, every one of them settled (confirmed, or a
+    dispute the owner decided)."""
     numbers = None if numbers is None else list(numbers)
     if numbers == []:
         return []
@@ -85,8 +86,8 @@ def locked_games(partie: Partie, numbers: Iterable[int] | None = None) -> list[i
     states: dict[int, set[str]] = {}
     for number, state in answers.values_list("game__number", "state"):
         states.setdefault(number, set()).add(state)
-    confirmed = {ResultConfirmation.State.CONFIRMED}
-    return sorted(number for number, seen in states.items() if seen == confirmed)
+    settled = set(ResultConfirmation.SETTLED)
+    return sorted(number for number, seen in states.items() if seen <= settled)
 
 
 def partie_results_drop(*, partie: Partie) -> None:

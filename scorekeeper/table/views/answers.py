@@ -1,7 +1,8 @@
 """Results both players confirm: a closed game's page with its hands, where each of its
 players linked to an account confirms or disputes the result, its scorers read a
-dispute and the club's owner unlocks a confirmed game; the list of what is waiting is
-on *My games* (``parties.my_games``)."""
+dispute and the club's owner decides a dispute or unlocks a confirmed game; the list of
+what is waiting is on *My games* (``parties.my_games``), and the account changes of
+players with answers on a list of their own for the owner."""
 
 from __future__ import annotations
 
@@ -12,18 +13,21 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST, require_safe
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from scorekeeper.clubs.access import Role
 
 from .. import selectors
 from ..access import partie_for
-from ..forms.answers import CONFIRM, AnswerForm
+from ..forms.answers import CONFIRM, AnswerForm, DecisionForm, SeenForm
 from ..models import ClosedGame, Partie, Unscorable
 from ..services import confirmations as services
 from .common import HtmxHttpRequest
 
 FROM_LIST = "list"  # the answer came from the list on My games: back there
+# Refusals of who answers rather than of what: the user may not answer for this player.
+NOT_HIS = {"not_asked", "not_member", "answered_by_other"}
+ACCOUNT_CHANGES_SHOWN = 50
 
 
 @login_required
@@ -47,12 +51,17 @@ def _render_game(
     game: selectors.GameAnswers,
     form: AnswerForm | None = None,
     error: str | None = None,
+    decision_form: DecisionForm | None = None,
 ) -> HttpResponse:
     try:
         sheet = selectors.partie_sheet(partie)
     except Unscorable:  # its hands as entered are on the partie's page, with the repairs
         sheet = None
     mine = game.answer_of(request.user)
+    # Why he may not answer for his player (no longer a member, an answer given from
+    # another account): said instead of buttons that would be refused.
+    refusal = mine and services.answer_refusal(mine, request.user, member=partie.is_member)
+    owner = partie.club_role == Role.OWNER
     context = {
         "partie": partie,
         "item": game,
@@ -62,10 +71,13 @@ def _render_game(
         "read_only": True,
         "form": form or AnswerForm(initial={"game": game.game.pk}),
         "error": error,
+        "refusal": str(refusal) if refusal else None,
         "scorer": partie.club_role.includes(Role.SCORER),
-        "owner": partie.club_role == Role.OWNER,
+        "owner": owner,
+        "decision_form": decision_form or DecisionForm(initial={"game": game.game.pk}),
     }
-    status = 400 if error or (form is not None and form.errors) else 200
+    invalid = any(f is not None and f.errors for f in (form, decision_form))
+    status = 400 if error or invalid else 200
     return render(request, "table/game_detail.html", context, status=status)
 
 
@@ -81,6 +93,8 @@ def game_answer(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
     """The player linked to the user's account confirms or disputes the game's result;
     from the list on My games (``next=list``), back to that list (its region by HTMX)."""
     partie = partie_for(request, pk)
+    if not partie.is_member:  # he reads the partie he played, and answers no more
+        raise PermissionDenied(str(services.ConfirmationError("not_member")))
     game = _game(partie, number)
     form = AnswerForm(request.POST)
     from_list = request.POST.get("next") == FROM_LIST
@@ -89,7 +103,7 @@ def game_answer(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
         try:
             _answer(request, game.game, form)
         except services.ConfirmationError as refusal:
-            if refusal.code == "not_asked":
+            if refusal.code in NOT_HIS:
                 raise PermissionDenied(str(refusal)) from None
             error = str(refusal)
         else:
@@ -143,3 +157,43 @@ def game_unlock(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         return _render_game(request, partie, game, error=str(refusal))
     messages.success(request, _("The game is unlocked: its players are asked to confirm it again."))
     return redirect("game_detail", partie.pk, number)
+
+
+@login_required
+@require_POST
+def game_decide(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """The club's owner decides the game's disputes: the result stands, for the reason
+    he gives; the game then counts (and locks once every other player confirmed). The
+    partie's Changes keep who disputed, the note and the reason."""
+    partie = partie_for(request, pk, Role.OWNER)
+    game = _game(partie, number)
+    form = DecisionForm(request.POST)
+    if not form.is_valid():
+        return _render_game(request, partie, game, decision_form=form)
+    try:
+        if form.cleaned_data["game"] != game.game.pk:  # corrected since the page showed it
+            raise services.ConfirmationError("game_changed")
+        services.game_decide(game=game.game, user=request.user, reason=form.cleaned_data["reason"])
+    except services.ConfirmationError as refusal:
+        return _render_game(request, partie, game, error=str(refusal), decision_form=form)
+    messages.success(request, _("The dispute is decided: the result stands as recorded."))
+    return redirect("game_detail", partie.pk, number)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def account_changes(request: HttpRequest) -> HttpResponse:
+    """The account changes of players with answers in the clubs the user owns, that he
+    has not marked as seen, newest first; a POST marks them seen up to the newest shown
+    (opening the list changes nothing)."""
+    if request.method == "POST":
+        form = SeenForm(request.POST)
+        if form.is_valid():
+            services.account_changes_seen(user=request.user, upto=form.cleaned_data["upto"])
+            messages.success(request, _("Marked as seen."))
+            return redirect("account_changes")
+    else:
+        form = None
+    changes = selectors.account_changes_for(request.user).select_related("partie__club", "user")
+    context = {"changes": list(changes[:ACCOUNT_CHANGES_SHOWN]), "form": form}
+    return render(request, "table/account_changes.html", context, status=400 if form else 200)
