@@ -11,6 +11,7 @@ from PIL import Image
 
 from scorekeeper import engine
 from scorekeeper.table import services
+from tests.conftest import PASSWORD
 
 
 def test_the_manifest_names_the_app_its_start_and_its_icons(client: Client):
@@ -104,3 +105,71 @@ def test_the_offline_page_says_what_is_kept(client: Client):
 
     assert response.status_code == 200
     assert "No connection" in response.content.decode()
+
+
+# A phone shared at a card table: each page names the account it was made for, so that the
+# worker keeps each person's pages apart and the queue sends each hand in its person's
+# session (scorekeeper/pwa/account.py; the browser side: tests/browser/test_shared_phone.py).
+
+ACCOUNT = "Scorekeeper-Account"
+
+
+def body_account(response) -> tuple[str, str]:
+    found = re.search(
+        r'<body[^>]* data-account="([^"]*)" data-account-name="([^"]*)"', response.content.decode()
+    )
+    assert found, "no account on the page's body"
+    return found.group(1), found.group(2)
+
+
+@pytest.mark.django_db
+def test_every_page_names_its_account_by_an_opaque_token_in_a_header_and_on_its_body(
+    client: Client, owner, outsider
+):
+    visitor = client.get("/accounts/login/")
+    assert visitor[ACCOUNT] == "nobody"
+    assert body_account(visitor) == ("nobody", "")
+
+    client.force_login(owner)
+    first, again = client.get("/"), client.get("/evenings/")
+    token = first[ACCOUNT]
+    assert again[ACCOUNT] == token and body_account(first) == (token, "owner")
+    assert re.fullmatch(r"[0-9a-f]{32}", token)  # neither the id nor the name
+    assert str(owner.pk) != token and "owner" not in token
+    other = Client()
+    other.force_login(outsider)
+    assert other.get("/")[ACCOUNT] not in (token, "nobody")
+
+
+@pytest.mark.django_db
+def test_a_login_and_a_logout_answer_for_the_account_that_follows(client: Client, owner):
+    logged_in = client.post("/accounts/login/", {"username": "owner", "password": PASSWORD})
+    assert logged_in.status_code == 302
+    token = logged_in[ACCOUNT]
+    assert token not in ("", "nobody") and client.get("/")[ACCOUNT] == token
+
+    logged_out = client.post("/accounts/logout/")
+    assert logged_out.status_code == 302 and logged_out[ACCOUNT] == "nobody"
+
+
+@pytest.mark.django_db
+def test_the_offline_page_names_no_account_and_shows_no_ones_menu(client: Client, owner):
+    """Kept once for the phone, whoever holds it: it must neither change whose pages are
+    kept nor show the menu and notices of whoever was logged in when it was kept."""
+    client.force_login(owner)
+
+    response = client.get("/offline/")
+
+    assert ACCOUNT not in response
+    assert body_account(response) == ("", "")
+    page = response.content.decode()
+    assert "Log out" not in page and "My games" not in page
+
+
+def test_the_service_worker_knows_the_header_that_names_the_account(client: Client):
+    assert service_worker_config(client)["account"] == {"header": ACCOUNT, "nobody": "nobody"}
+
+
+def test_pages_other_than_html_name_no_account(client: Client):
+    assert ACCOUNT not in client.get("/manifest.webmanifest")
+    assert ACCOUNT not in client.get("/sw.js")

@@ -2,9 +2,11 @@
 
 The service worker is a short script of our own (templates/pwa/sw.js), rendered here so
 that it knows the site's addresses: the files to keep (read from the offline page, which
-loads what every page loads), the pages to keep (home and each partie's page) and the
-logout address (after which the pages kept are dropped). Its version is a digest of the
-script and of those addresses, so that a deploy that changes either installs it anew.
+loads what every page loads), the pages to keep (home and each partie's page), the
+logout address (after which the pages kept are dropped) and the header that names the
+account a page was made for (``account``: each account's pages are kept apart). Its
+version is a digest of the script and of those addresses, so that a deploy that changes
+either installs it anew.
 """
 
 import hashlib
@@ -22,6 +24,8 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
+
+from . import account
 
 # The app's colours (static/css/app.css: --accent and --paper).
 THEME_COLOUR = "#0b6e4f"
@@ -67,6 +71,7 @@ def service_worker(request: HttpRequest) -> HttpResponse:
         "static": settings.STATIC_URL,
         "kept": _kept_pages(),
         "logout": reverse("logout"),
+        "account": {"header": account.HEADER, "nobody": account.NOBODY},
     }
     digest = hashlib.sha256(json.dumps(config, sort_keys=True).encode())
     digest.update(template.template.source.encode())
@@ -80,7 +85,11 @@ def service_worker(request: HttpRequest) -> HttpResponse:
 
 @require_safe
 def offline(request: HttpRequest) -> HttpResponse:
-    """What the service worker shows, without a network, for a page it has not kept."""
+    """What the service worker shows, without a network, for a page it has not kept.
+
+    Kept once for the phone, whoever holds it: it names no account (no header, no
+    ``data-account``) and is drawn as for a visitor, with no one's menu or notices."""
+    account.name_no_account(request)
     return render(request, "pwa/offline.html")
 
 

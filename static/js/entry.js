@@ -100,6 +100,12 @@
     say(text, true);
   }
 
+  // An answer static/js/offline.js keeps the hand from (not recorded, and waiting on the
+  // phone): nothing is swapped, and offline.js says what happened.
+  document.addEventListener("htmx:afterRequest", (event) => {
+    if (event.detail.kept && fromHandForm(event.detail)) sent = false;
+  });
+
   document.addEventListener("htmx:sendError", (event) => failed(event, "sendError"));
   document.addEventListener("htmx:responseError", (event) => failed(event, "responseError"));
 })();

@@ -13,28 +13,73 @@
 // its reason and waits for a correction (or to be discarded), and those after it wait.
 // What is typed in the form is kept on the phone as it is typed (a locked phone, a closed
 // tab, a reload lose nothing). Without this script (or IndexedDB) the form works as before.
-// The words come translated from data-* attributes of #offline-queue.
+// The words come translated from data-* attributes of #offline-queue (on a partie's page)
+// and #phone-hands (on every page).
+//
+// A phone is shared at a card table: what is kept here is one person's. Every page names
+// the account it was made for (<body data-account>, scorekeeper/pwa/account.py: an opaque
+// token, "nobody", or nothing on the offline page, which is everyone's). Each hand kept
+// notes who entered it, and is sent only from a page of that account, naming it (the
+// server refuses it with 409 in anyone else's session); another person logged in sees
+// "1 hand from Ben waits ... when Ben logs in", not the hand. The half-typed form is kept
+// per person, and a page of someone else (or of nobody) drops the others' drafts.
+// A hand leaves the phone only when the server's answer says it is stored, by its key and
+// number (the Scorekeeper-Hand-Stored and -Number headers of hand_create): a bare 200 (the
+// login page after a redirect, the repair path's HX-Redirect, a portal's page) is not that
+// word. A refusal for good (403, 404, 410: the partie gone or closed to the person) stops
+// the sending and says why; the hand waits to be discarded.
 (function () {
   "use strict";
   const script = document.currentScript;
   const RETRY_MS = 15000;
   // What the server sets anew, not what the player typed.
   const UNTYPED = new Set(["csrfmiddlewaretoken", "entry_key", "form_had_errors", "evaluate"]);
+  // scorekeeper/pwa/account.py's HEADER and NOBODY; scorekeeper/table/views/parties.py's
+  // headers of a hand stored.
+  const ACCOUNT = "Scorekeeper-Account";
+  const NOBODY = "nobody";
+  const STORED = "Scorekeeper-Hand-Stored";
+  const STORED_NUMBER = "Scorekeeper-Hand-Number";
+  const FOR_GOOD = [403, 404, 410];
 
-  // --- The phone's store: the hands that wait, and the form half typed, per partie. ---
+  // --- Who is logged in, as the page says ---
+
+  // The account's token; "nobody"; "" where the page names none (the offline page).
+  function me() {
+    return (document.body && document.body.dataset.account) || "";
+  }
+
+  function myName() {
+    return (document.body && document.body.dataset.accountName) || "";
+  }
+
+  function signedIn() {
+    return me() !== "" && me() !== NOBODY;
+  }
+
+  // --- The phone's store: the hands that wait, and the form half typed, per person. ---
 
   let opened = null;
   function database() {
     if (!opened) {
       opened = new Promise((resolve, reject) => {
         if (!window.indexedDB) throw new Error("no IndexedDB");
-        const request = indexedDB.open("scorekeeper", 1);
+        const request = indexedDB.open("scorekeeper", 2);
         request.onupgradeneeded = () => {
-          // Hands in the order entered (the key grows); drafts by the form's address.
-          request.result.createObjectStore("hands", { keyPath: "id", autoIncrement: true });
-          request.result.createObjectStore("drafts", { keyPath: "action" });
+          const db = request.result;
+          // Hands in the order entered (the key grows), each with who entered it.
+          if (!db.objectStoreNames.contains("hands")) {
+            db.createObjectStore("hands", { keyPath: "id", autoIncrement: true });
+          }
+          // Drafts by person and form (version 2); those kept before named nobody: gone.
+          if (db.objectStoreNames.contains("drafts")) db.deleteObjectStore("drafts");
+          db.createObjectStore("drafts", { keyPath: "id" });
         };
-        request.onsuccess = () => resolve(request.result);
+        request.onsuccess = () => {
+          const db = request.result;
+          db.onversionchange = () => db.close(); // a newer script's tab opens it anew
+          resolve(db);
+        };
         request.onerror = () => reject(request.error);
       });
     }
@@ -58,19 +103,38 @@
     put: (hand) => withStore("hands", "readwrite", (store) => store.put(hand)),
     remove: (id) => withStore("hands", "readwrite", (store) => store.delete(id)),
   };
+  // A draft is a person's half-typed form: kept by account and the form's address.
+  const draftId = (action) => `${me()} ${action}`;
   const drafts = {
-    get: (action) => withStore("drafts", "readonly", (store) => store.get(action)),
-    put: (draft) => withStore("drafts", "readwrite", (store) => store.put(draft)),
-    remove: (action) => withStore("drafts", "readwrite", (store) => store.delete(action)),
+    get: (action) => withStore("drafts", "readonly", (store) => store.get(draftId(action))),
+    put: (action, fields) =>
+      withStore("drafts", "readwrite", (store) =>
+        store.put({ id: draftId(action), owner: me(), action, fields, at: Date.now() })
+      ),
+    remove: (action) => withStore("drafts", "readwrite", (store) => store.delete(draftId(action))),
+    // Someone else (or nobody) is logged in now: the others' half-typed hands go.
+    dropOthers: () =>
+      withStore("drafts", "readwrite", (store) => {
+        const request = store.openCursor();
+        request.onsuccess = () => {
+          const cursor = request.result;
+          if (!cursor) return;
+          if (cursor.value.owner !== me()) cursor.delete();
+          cursor.continue();
+        };
+        return request;
+      }),
   };
 
   // --- The page ---
 
   const panel = () => document.getElementById("offline-queue"); // a scorer's partie page
+  const notice = () => document.getElementById("phone-hands"); // every page
   const handForm = () => document.getElementById("hand-form");
 
   function words(name, values) {
-    let text = (panel() && panel().dataset[name]) || "";
+    let text =
+      (panel() && panel().dataset[name]) || (notice() && notice().dataset[name]) || "";
     for (const [key, value] of Object.entries(values || {})) {
       text = text.split(`{${key}}`).join(value);
     }
@@ -209,9 +273,8 @@
   }
 
   function saveDraft(form) {
-    if (!form || form.dataset.correcting || !panel()) return Promise.resolve();
-    const action = form.getAttribute("action");
-    return drafts.put({ action, fields: fieldsOf(form), at: Date.now() }).catch(() => null);
+    if (!form || form.dataset.correcting || !panel() || !signedIn()) return Promise.resolve();
+    return drafts.put(form.getAttribute("action"), fieldsOf(form)).catch(() => null);
   }
 
   async function restoreDraft(form) {
@@ -222,6 +285,7 @@
   // --- The hands that wait, in the sheet ---
 
   let inFlight = null; // the id of the hand htmx is sending now: neither shown nor sent here
+  let inFlightHand = null; // that hand, as kept
   const numbers = new Map(); // hand id -> its number in the sheet, as last shown
 
   function next() {
@@ -229,11 +293,28 @@
     return Number(status && status.dataset.next) || 1;
   }
 
-  async function waitingHere() {
+  // This partie's hands of the person logged in, and those kept before hands named who
+  // entered them (recorded again by whoever can, or discarded). Someone else's are not
+  // shown: #phone-hands counts them.
+  async function waitingHere(all) {
     const here = panel();
-    if (!here) return [];
-    const all = await hands.all();
-    return all.filter((hand) => hand.action === here.dataset.action);
+    if (!here || !signedIn()) return [];
+    return (all || (await hands.all())).filter(
+      (hand) => hand.action === here.dataset.action && (hand.owner === me() || ownerless(hand))
+    );
+  }
+
+  // A hand kept before hands named who entered them, or under a token that is no longer
+  // his (the server's SECRET_KEY changed): never sent by itself; recorded again (Correct)
+  // by whoever may, or discarded.
+  function ownerless(hand) {
+    if (!hand.owner) return true;
+    return signedIn() && hand.owner !== me() && !!hand.ownerName && hand.ownerName === myName();
+  }
+
+  function asShown(hand) {
+    if (!ownerless(hand)) return hand;
+    return Object.assign({}, hand, { state: "refused", reason: words("unknownOwner") });
   }
 
   function element(tag, className, text) {
@@ -250,7 +331,8 @@
     return node;
   }
 
-  function rowOf(hand, number, width) {
+  function rowOf(kept, number, width) {
+    const hand = asShown(kept);
     const refused = hand.state === "refused";
     const row = element("tr", `hand waiting${refused ? " refused" : ""}`);
     row.dataset.queued = hand.id;
@@ -264,10 +346,11 @@
     if (refused) {
       state.append(element("span", "", words("refused", { reason: hand.reason })));
       const actions = element("div", "actions");
-      actions.append(
-        button("secondary", words("correct"), { correct: hand.id }),
-        button("link", words("discard"), { discard: hand.id })
-      );
+      // Refused for good (the partie gone or closed to him): nothing to correct.
+      if (!hand.permanent) {
+        actions.append(button("secondary", words("correct"), { correct: hand.id }));
+      }
+      actions.append(button("link", words("discard"), { discard: hand.id }));
       state.append(actions);
     } else {
       state.textContent = words("waiting");
@@ -282,9 +365,11 @@
   }
 
   async function show() {
+    const all = await hands.all().catch(() => []);
+    showPhoneHands(all);
     const here = panel();
     if (!here) return;
-    const waiting = (await waitingHere().catch(() => [])).filter((hand) => hand.id !== inFlight);
+    const waiting = (await waitingHere(all).catch(() => [])).filter((hand) => hand.id !== inFlight);
     const body = document.getElementById("sheet-body");
     waitingCount = waiting.length;
     numbers.clear();
@@ -294,14 +379,52 @@
       const width = widthOf(body);
       for (const hand of waiting) body.append(rowOf(hand, numbers.get(hand.id), width));
     }
-    const stopped = waiting.find((hand) => hand.state === "refused");
+    const stopped = waiting.map(asShown).find((hand) => hand.state === "refused");
     here.hidden = !waiting.length;
     here.classList.toggle("stopped", !!stopped);
     // Stopped, the way on is to correct or discard the refused hand, not to send again.
     here.querySelector("[data-send-now]").hidden = !!stopped;
+    const which = stopped && stopped.permanent ? "stoppedForGood" : "stopped";
     here.querySelector(".queue-count").textContent = stopped
-      ? words("stopped", { number: numbers.get(stopped.id) })
+      ? words(which, { number: numbers.get(stopped.id) })
       : words(waiting.length === 1 ? "countOne" : "countOther", { count: waiting.length });
+  }
+
+  // On every page: whose hands wait for their owner to log in, and the hands of the
+  // person logged in that another partie refused (with the way to it, and to discard).
+  function showPhoneHands(all) {
+    const box = notice();
+    if (!box) return;
+    box.replaceChildren();
+    const here = panel() && panel().dataset.action;
+    const others = new Map(); // account -> { name, count }, in the order first met
+    for (const hand of me() ? all : []) {
+      if (ownerless(hand)) continue; // on its partie's page, to whoever opens it
+      if (hand.owner !== me()) {
+        const seen = others.get(hand.owner) || { name: hand.ownerName || "?", count: 0 };
+        seen.count += 1;
+        others.set(hand.owner, seen);
+      } else if (hand.state === "refused" && hand.action !== here) {
+        const line = element("p", "elsewhere", words("elsewhere", { reason: hand.reason }));
+        const link = element("a", "", words("open"));
+        link.href = hand.page;
+        line.append(" ", link, " ", button("link", words("discard"), { discard: hand.id }));
+        box.append(line);
+      }
+    }
+    const waits = [...others.values()].map(({ name, count }) =>
+      element("p", "", words(plural(count) === "one" ? "fromOne" : "fromOther", { count, name }))
+    );
+    box.prepend(...waits);
+    box.hidden = !box.childElementCount;
+  }
+
+  function plural(count) {
+    try {
+      return new Intl.PluralRules(document.documentElement.lang || "en").select(count);
+    } catch (error) {
+      return count === 1 ? "one" : "other";
+    }
   }
 
   // --- Recording a hand: through the phone's store ---
@@ -315,6 +438,8 @@
 
   function handOf(form) {
     return {
+      owner: me(), // who entered it: sent in his session only
+      ownerName: myName(),
       action: form.getAttribute("action"),
       page: location.pathname,
       key: keyField(form).value,
@@ -329,7 +454,7 @@
   document.addEventListener("htmx:confirm", (event) => {
     const form = event.detail.elt;
     const submit = event.detail.triggeringEvent;
-    if (!storable || !panel() || !form || form.id !== "hand-form") return;
+    if (!storable || !panel() || !signedIn() || !form || form.id !== "hand-form") return;
     if (!submit || submit.type !== "submit") return;
     if (submit.submitter && submit.submitter.name === "evaluate") {
       // The melds are the server's to find: offline there is nobody to ask.
@@ -361,6 +486,7 @@
         return;
       }
       inFlight = await hands.add(hand);
+      inFlightHand = Object.assign(hand, { id: inFlight });
       await drafts.remove(hand.action);
     } catch (error) {
       // not kept: sent all the same
@@ -392,7 +518,17 @@
     try {
       const earlier = correcting && (await hands.all()).find((h) => h.id === correcting);
       if (earlier) {
-        const fresh = { fields: hand.fields, summary: hand.summary, state: "waiting", reason: "" };
+        // Corrected by the person logged in: his hand now (one kept before hands named
+        // who entered them too).
+        const fresh = {
+          owner: hand.owner,
+          ownerName: hand.ownerName,
+          fields: hand.fields,
+          summary: hand.summary,
+          state: "waiting",
+          reason: "",
+          permanent: false,
+        };
         await hands.put(Object.assign(earlier, fresh));
       } else {
         await hands.add(hand);
@@ -422,25 +558,84 @@
     );
   }
 
+  // The hand form's request names the account the page is for: in another's session
+  // (someone logged in over this page in another tab) the server records nothing.
+  document.addEventListener("htmx:configRequest", (event) => {
+    if (signedIn() && fromHandForm(event.detail)) event.detail.headers[ACCOUNT] = me();
+  });
+
+  // The answer judged before htmx acts on it: one that is not the hand recorded, nor the
+  // form with its errors, nor a server error (the form keeps the hand for those two) is
+  // not shown, and entry.js says nothing of it; the hand stays on the phone.
+  document.addEventListener("htmx:beforeOnLoad", (event) => {
+    if (inFlightKey === null || inFlightHand === null || !fromHandForm(event.detail)) return;
+    const verdict = judge(inFlightHand, answerOfXhr(event.detail.xhr, inFlightHand.action));
+    event.detail.handVerdict = verdict;
+    if (!verdict.sent && !verdict.inForm && !verdict.status) event.detail.kept = true;
+  });
+
+  document.addEventListener("htmx:beforeSwap", (event) => {
+    if (event.detail.kept && fromHandForm(event.detail)) event.detail.shouldSwap = false;
+  });
+
   document.addEventListener("htmx:afterRequest", (event) => {
     if (inFlightKey === null || !fromHandForm(event.detail)) return;
     const xhr = event.detail.xhr;
     if (xhr && xhr.status === 0) return; // never answered: htmx:sendError keeps it
     const id = inFlight;
-    inFlight = inFlightKey = null;
-    // Answered: recorded, or refused in the form (which shows why), or a server error
-    // (the form still holds it, and entry.js says so): the store lets it go either way.
-    (id === null ? Promise.resolve() : hands.remove(id)).catch(() => null).then(() => flush());
-    if (event.detail.successful) keepPage();
-    else saveDraft(handForm());
+    const hand = inFlightHand;
+    inFlight = inFlightKey = inFlightHand = null;
+    if (id === null || hand === null) {
+      // Not kept (no store): the form says what happened, as without this script.
+      if (event.detail.successful) keepPage();
+      else saveDraft(handForm());
+      flush();
+      return;
+    }
+    settle(id, hand, event.detail.handVerdict || judge(hand, answerOfXhr(xhr, hand.action)));
   });
+
+  // What the answer to a hand htmx sent means for the hand on the phone.
+  async function settle(id, hand, verdict) {
+    if (verdict.sent) {
+      await hands.remove(id).catch(() => null);
+      keepPage();
+    } else if (verdict.inForm || verdict.status) {
+      // Refused in the form (which shows why) or a server error (the form still holds it,
+      // and entry.js says so): it goes on in the form, kept as its draft first.
+      await drafts.put(hand.action, hand.fields).catch(() => null);
+      await hands.remove(id).catch(() => null);
+    } else {
+      // Not recorded, and kept: the form is free for the next hand.
+      const form = handForm();
+      if (form) {
+        empty(form);
+        saveDraft(form);
+      }
+      if (verdict.refused) {
+        const refusal = { state: "refused", reason: verdict.refused };
+        const permanent = !!verdict.permanent;
+        await hands.put(Object.assign(hand, refusal, { permanent })).catch(() => null);
+      }
+      await show();
+      say(tellOf(verdict, hand), true);
+    }
+    flush();
+  }
+
+  function tellOf(verdict, hand) {
+    if (verdict.refused) return words("refused", { reason: verdict.refused });
+    if (verdict.logIn) return words("logIn");
+    if (verdict.unconfirmed) return words("unconfirmed");
+    return words("kept", { number: numbers.get(hand.id) || next() });
+  }
 
   // In the capture phase, before entry.js: a hand that never reached the server is kept
   // here, and entry.js does not say "send it again".
   function unanswered(event) {
     if (inFlightKey === null || !fromHandForm(event.detail)) return;
     const id = inFlight;
-    inFlight = inFlightKey = null;
+    inFlight = inFlightKey = inFlightHand = null;
     if (id === null) return; // not kept (no store): entry.js says "send it again"
     event.detail.kept = true;
     const form = handForm();
@@ -456,7 +651,10 @@
 
   document.addEventListener("htmx:afterSettle", () => {
     const form = handForm();
-    if (!panel() || !form) return;
+    if (!panel() || !form) {
+      show(); // #phone-hands, on any page
+      return;
+    }
     if (form.querySelector("[name=form_had_errors]")) saveDraft(form); // refused: keep it typed
     else noteBlank(form);
     show();
@@ -464,7 +662,11 @@
 
   // --- Sending the hands that wait ---
 
+  // The cookie's token where it can be read: a page kept from before a login holds one
+  // that no longer passes.
   function csrfToken() {
+    const cookie = document.cookie.split("; ").find((c) => c.startsWith("csrftoken="));
+    if (cookie) return decodeURIComponent(cookie.slice("csrftoken=".length));
     try {
       return JSON.parse(document.body.getAttribute("hx-headers"))["X-CSRFToken"];
     } catch (error) {
@@ -488,8 +690,50 @@
     return reasons.join(" ");
   }
 
-  // One hand, as htmx sends the form: recorded, the answer is the sheet's new parts;
-  // refused, it is the form again with its errors (a 200 either way, as htmx wants it).
+  // What an answer to a hand says, whether fetch() or htmx got it:
+  // - sent: the server names the hand's key as stored, and its number;
+  // - logIn: the session ended (redirected to the login page), or it is another
+  //   account's (the answer names another: 409): it waits for its person;
+  // - refused: not recorded, with the reason; permanent for a refusal for good, and the
+  //   repair path (HX-Redirect to the partie's repair page) is one too, to correct later;
+  //   inForm when the answer is the form with its errors;
+  // - status: a server error, sent again later; unconfirmed: a 200 that names no hand
+  //   stored (a portal's page, say): sent again later too.
+  function judge(hand, answer) {
+    const stored = answer.header(STORED);
+    const number = Number(answer.header(STORED_NUMBER));
+    if (stored && stored === hand.key && number > 0) return { sent: true, number };
+    if (answer.redirected) return { logIn: true };
+    // Made in another person's session (409 for the hand, or a refusal of anything else
+    // before it, a missing token say): nothing it says is about this hand.
+    const account = answer.header(ACCOUNT);
+    if (account && account !== hand.owner) return { logIn: true };
+    if (answer.header("HX-Redirect")) return { refused: words("repair") };
+    if (FOR_GOOD.includes(answer.status)) {
+      return { refused: words(`refused-${answer.status}`), permanent: true };
+    }
+    if (answer.status >= 400 && answer.status < 500 && ![408, 429].includes(answer.status)) {
+      return {
+        refused: reasonsIn(answer.text) || words("refusedStatus", { status: answer.status }),
+      };
+    }
+    if (answer.status < 200 || answer.status >= 300) return { status: answer.status };
+    const refused = reasonsIn(answer.text);
+    return refused ? { refused, inForm: true } : { unconfirmed: true };
+  }
+
+  function answerOfXhr(xhr, action) {
+    const asked = new URL(action, location.href).pathname;
+    const came = xhr.responseURL ? new URL(xhr.responseURL).pathname : asked;
+    return {
+      status: xhr.status,
+      header: (name) => xhr.getResponseHeader(name),
+      text: xhr.responseText || "",
+      redirected: came !== asked,
+    };
+  }
+
+  // One hand, as htmx sends the form, naming the account that entered it.
   async function send(hand) {
     const body = new URLSearchParams(hand.fields);
     body.set("entry_key", hand.key);
@@ -498,28 +742,30 @@
       response = await fetch(hand.action, {
         method: "POST",
         body,
-        headers: { "X-CSRFToken": csrfToken(), "HX-Request": "true" },
+        headers: { "X-CSRFToken": csrfToken(), "HX-Request": "true", [ACCOUNT]: hand.owner },
         credentials: "same-origin",
       });
     } catch (error) {
       return { offline: true };
     }
-    if (response.redirected) return { logIn: true }; // to the login page: the session ended
     const text = await response.text().catch(() => "");
-    if (response.status >= 400 && response.status < 500 && ![408, 429].includes(response.status)) {
-      return { refused: reasonsIn(text) || words("refusedStatus", { status: response.status }) };
-    }
-    if (!response.ok) return { status: response.status };
-    const refused = reasonsIn(text);
-    return refused ? { refused } : { sent: true };
+    return judge(hand, {
+      status: response.status,
+      header: (name) => response.headers.get(name),
+      text,
+      redirected: response.redirected,
+    });
   }
 
+  // The hands of the person logged in, in order; anyone else's wait for him.
   async function sendAll() {
     const here = panel() && panel().dataset.action;
     const stopped = new Set(); // the parties whose earlier hand waits: theirs wait too
     let sentHere = 0;
     let trouble = null;
-    for (const hand of await hands.all()) {
+    const all = signedIn() ? await hands.all() : [];
+    for (const hand of all) {
+      if (hand.owner !== me()) continue; // someone else's, or kept before owners were noted
       if (stopped.has(hand.action)) continue;
       if (hand.id === inFlight || hand.state === "refused") {
         stopped.add(hand.action);
@@ -530,7 +776,8 @@
         await hands.remove(hand.id);
         if (hand.action === here) sentHere += 1;
       } else if (answer.refused) {
-        Object.assign(hand, { state: "refused", reason: answer.refused });
+        const permanent = !!answer.permanent;
+        Object.assign(hand, { state: "refused", reason: answer.refused, permanent });
         await hands.put(hand);
         stopped.add(hand.action);
       } else {
@@ -538,11 +785,15 @@
         break;
       }
     }
-    if (!panel()) return;
+    if (!panel()) {
+      await show(); // #phone-hands
+      return;
+    }
     if (sentHere) await refresh();
     await show();
     if (trouble && trouble.status) say(words("serverError", { status: trouble.status }), true);
     else if (trouble && trouble.logIn) say(words("logIn"), true);
+    else if (trouble && trouble.unconfirmed) say(words("unconfirmed"), true);
     else if (sentHere && !stopped.has(here)) say(words("sent"));
   }
 
@@ -666,7 +917,13 @@
 
   document.addEventListener("DOMContentLoaded", () => {
     register();
-    database().then(() => { storable = true; }, () => null);
+    database().then(
+      () => {
+        storable = true;
+        if (me()) drafts.dropOthers().catch(() => null); // not on the offline page
+      },
+      () => null
+    );
     const form = handForm();
     if (panel() && form) {
       // The page may be a copy kept on the phone: its key may have served already.

@@ -7,11 +7,23 @@
 // - a page that says so, for any other page asked for without a network.
 // Hands entered without a network wait in the page's own queue (static/js/offline.js),
 // which sends them once the connection returns: this script never touches a POST.
+//
+// A phone is shared at a card table, so the pages kept are one person's. Every page the
+// server sends names the account it was made for in a header (scorekeeper/pwa/account.py:
+// an opaque token, or "nobody"), and the pages are kept in a cache named for it,
+// `scorekeeper-pages-<version>-<account>`. Whenever the network answers for an account,
+// the pages kept for any other go before the answer is shown: a login, a logout, a login
+// over another, a session that ended (its next page is the login page, for nobody). So
+// there is at most one cache of pages, the account's the network last answered for, and
+// without a network only it is read: it is the person logged in as far as the phone can
+// know. (A session ended on the server while the phone is offline is learnt of with the
+// next answer.)
 "use strict";
 
 const CONFIG = {{ config }};
 const STATIC = `scorekeeper-static-${CONFIG.version}`;
-const PAGES = `scorekeeper-pages-${CONFIG.version}`;
+const ANY_PAGES = "scorekeeper-pages-";
+const PAGES = `${ANY_PAGES}${CONFIG.version}-`; // + the account
 const KEPT = new RegExp(CONFIG.kept);
 // How long a page may take before the copy on the phone is shown (bad Wi-Fi answers late
 // rather than not at all); the network's answer still replaces the copy for next time.
@@ -25,26 +37,74 @@ self.addEventListener("install", (event) => {
   );
 });
 
+// Until the pages of an older version have moved in, nothing reads or empties the caches.
+let moving = Promise.resolve();
+
 self.addEventListener("activate", (event) => {
-  event.waitUntil(moveIn().then(() => self.clients.claim()));
+  moving = moveIn().catch(() => null);
+  event.waitUntil(moving.then(() => self.clients.claim()));
 });
 
-// A new version takes the pages the old one kept (fetched anew where the network allows:
-// they name the files of the new version), then the old caches go.
+// The account a page from the network was made for: its token, "nobody", or null when the
+// answer does not say (a redirect, an error of the network, the offline page).
+function accountOf(response) {
+  if (!response || response.type !== "basic") return null;
+  return response.headers.get(CONFIG.account.header) || null;
+}
+
+function pagesOf(account) {
+  return account && account !== CONFIG.account.nobody ? PAGES + account : null;
+}
+
+// The network answered for `account`: the pages kept for anyone else go.
+async function answeredFor(account) {
+  if (!account) return;
+  const mine = pagesOf(account);
+  const names = await caches.keys();
+  const others = names.filter((name) => name.startsWith(ANY_PAGES) && name !== mine);
+  await Promise.all(others.map((name) => caches.delete(name)));
+}
+
+// The cache of the person logged in as far as the phone knows: the one cache of pages,
+// none if there are several (a moment between two answers) or none of this version.
+async function current() {
+  await moving;
+  const names = (await caches.keys()).filter((name) => name.startsWith(ANY_PAGES));
+  return names.length === 1 && names[0].startsWith(PAGES) ? names[0] : null;
+}
+
+// A new version takes the pages the old one kept, each for its account (fetched anew
+// where the network allows: they name the files of the new version), then the old caches
+// go. A page the network now answers for another account (or for nobody) is not taken,
+// and the last account answered for empties the others'; the pages of a version that kept
+// them by address alone move only as the network answers for them now.
 async function moveIn() {
   const names = await caches.keys();
   const ours = names.filter((name) => name.startsWith("scorekeeper-"));
-  const old = ours.filter((name) => name !== STATIC && name !== PAGES);
-  const pages = await caches.open(PAGES);
-  for (const name of old.filter((n) => n.startsWith("scorekeeper-pages-"))) {
+  const old = ours.filter((name) => name !== STATIC && !name.startsWith(PAGES));
+  let answered = null;
+  for (const name of old.filter((n) => n.startsWith(ANY_PAGES))) {
+    const rest = name.slice(ANY_PAGES.length); // "<version>-<account>", or "<version>"
+    const owner = rest.includes("-") ? rest.slice(rest.indexOf("-") + 1) : null;
     const cache = await caches.open(name);
     for (const request of await cache.keys()) {
       const fresh = await fetch(request.url, { redirect: "manual" }).catch(() => null);
-      const kept = fresh && fresh.ok ? fresh : await cache.match(request);
-      if (kept) await pages.put(request.url, kept);
+      const account = accountOf(fresh);
+      if (account) answered = account;
+      let kept = null;
+      let keeper = null;
+      if (fresh && fresh.ok && pagesOf(account)) {
+        [kept, keeper] = [fresh, account];
+      } else if (owner && (!fresh || fresh.status >= 500)) {
+        [kept, keeper] = [await cache.match(request), owner]; // no answer: kept as it was
+      }
+      if (kept && (!answered || answered === keeper)) {
+        await (await caches.open(pagesOf(keeper))).put(request.url, kept);
+      }
     }
   }
   await Promise.all(old.map((name) => caches.delete(name)));
+  await answeredFor(answered);
 }
 
 self.addEventListener("fetch", (event) => {
@@ -53,7 +113,7 @@ self.addEventListener("fetch", (event) => {
   if (url.origin !== self.location.origin) return;
   if (request.method !== "GET") {
     // Logging out drops the pages kept: they are the player's, not the next one's.
-    if (url.pathname === CONFIG.logout) event.waitUntil(caches.delete(PAGES));
+    if (url.pathname === CONFIG.logout) event.waitUntil(answeredFor(CONFIG.account.nobody));
     return;
   }
   if (url.pathname.startsWith(CONFIG.static)) {
@@ -80,20 +140,24 @@ function keyOf(url) {
   return url.pathname + url.search;
 }
 
+// Kept for the account the page was made for: only the page itself, not an error, not a
+// redirect (to the login page), not a visitor's.
+async function store(url, response) {
+  const account = accountOf(response);
+  await moving;
+  await answeredFor(account); // before the page is shown: the others' pages are gone
+  const name = pagesOf(account);
+  if (name && KEPT.test(url.pathname) && response.ok && !response.redirected) {
+    await (await caches.open(name)).put(keyOf(url), response.clone());
+  }
+  return response;
+}
+
 async function page(request, url) {
-  const keeps = KEPT.test(url.pathname);
-  const network = fetch(request).then(async (response) => {
-    // Only the page itself: not an error, not a redirect (to the login page).
-    if (keeps && response.ok && response.type === "basic" && !response.redirected) {
-      const cache = await caches.open(PAGES);
-      await cache.put(keyOf(url), response.clone());
-    }
-    return response;
-  });
+  const network = fetch(request).then((response) => store(url, response));
   network.catch(() => null); // a failure is answered below, or comes after the copy shown
-  const kept = keeps
-    ? await caches.match(keyOf(url), { cacheName: PAGES, ignoreVary: true })
-    : null;
+  const name = KEPT.test(url.pathname) ? await current() : null;
+  const kept = name ? await caches.match(keyOf(url), { cacheName: name, ignoreVary: true }) : null;
   try {
     if (!kept) return await network;
     return await Promise.race([network, later(PATIENCE_MS, kept)]);
@@ -107,7 +171,8 @@ function later(ms, value) {
 }
 
 // The page asks for itself to be kept (or kept anew): on the first visit, before this
-// script answered for it, and after a hand recorded in place.
+// script answered for it, and after a hand recorded in place. Kept for the account the
+// network answers for now, whoever the page was for.
 self.addEventListener("message", (event) => {
   const data = event.data || {};
   if (typeof data.keep === "string") event.waitUntil(keep(new URL(data.keep, self.location.href)));
@@ -116,7 +181,5 @@ self.addEventListener("message", (event) => {
 async function keep(url) {
   if (url.origin !== self.location.origin || !KEPT.test(url.pathname)) return;
   const response = await fetch(keyOf(url), { redirect: "manual" }).catch(() => null);
-  if (response && response.ok && response.type === "basic") {
-    await (await caches.open(PAGES)).put(keyOf(url), response);
-  }
+  if (response && response.type === "basic") await store(url, response);
 }

@@ -170,3 +170,82 @@ def test_two_requests_with_one_key_at_the_same_moment_record_one_hand(owner: Use
     assert EntryKey.objects.filter(partie=partie).count() == 1
     if connection.vendor == "postgresql":
         assert sorted(results, key=str) == [False, True]
+
+
+# The server's word that a hand is stored: a phone (static/js/offline.js) forgets a queued
+# hand on it alone, never on a bare 200 (tests/browser/test_shared_phone.py).
+
+STORED, NUMBER = "Scorekeeper-Hand-Stored", "Scorekeeper-Hand-Number"
+
+
+@pytest.mark.django_db
+def test_the_answer_to_a_recorded_hand_names_its_key_and_its_number(
+    client_owner: Client, partie: Partie
+):
+    url = reverse("hand_create", args=[partie.pk])
+    first, second = str(uuid.uuid4()), str(uuid.uuid4())
+
+    one = client_owner.post(url, knock(first), **HTMX)
+    two = client_owner.post(url, knock(second, dd=20), **HTMX)
+    again = client_owner.post(url, knock(first), **HTMX)  # a retry whose answer was lost
+
+    assert (one[STORED], one[NUMBER]) == (first, "1")
+    assert (two[STORED], two[NUMBER]) == (second, "2")
+    assert (again[STORED], again[NUMBER]) == (first, "1")
+    assert Hand.objects.filter(partie=partie).count() == 2
+
+
+@pytest.mark.django_db
+def test_without_javascript_the_redirect_names_the_hand_stored_too(
+    client_owner: Client, partie: Partie
+):
+    key = str(uuid.uuid4())
+
+    response = client_owner.post(reverse("hand_create", args=[partie.pk]), knock(key))
+
+    assert response.status_code == 302
+    assert (response[STORED], response[NUMBER]) == (key, "1")
+
+
+@pytest.mark.django_db
+def test_an_answer_that_stored_nothing_names_no_hand(client_owner: Client, partie: Partie):
+    """Refused in the form, only evaluated, or met by the repair path (200, HX-Redirect,
+    an empty body): none of these says a hand is stored."""
+    url = reverse("hand_create", args=[partie.pk])
+    refused = client_owner.post(url, knock(str(uuid.uuid4()), dk=11), **HTMX)
+    evaluated = client_owner.post(url, knock(str(uuid.uuid4())) | {"evaluate": "1"}, **HTMX)
+    services.hand_record(partie=partie, hand=K(5, 27, knocker="Anna"), user=partie.owner)
+    partie.hands.filter(number=1).update(defender_deadwood=500)  # as an older engine took it
+    repair = client_owner.post(url, knock(str(uuid.uuid4())), **HTMX)
+
+    assert refused.status_code == evaluated.status_code == repair.status_code == 200
+    assert "HX-Redirect" in repair and repair.content == b""
+    for response in (refused, evaluated, repair):
+        assert STORED not in response and NUMBER not in response
+    assert Hand.objects.filter(partie=partie).count() == 1
+
+
+@pytest.mark.django_db
+def test_a_hand_sent_in_another_accounts_session_is_not_recorded(
+    client_owner: Client, partie: Partie, outsider: User
+):
+    """The queue names the account that entered the hand: someone else logged in on the
+    phone meanwhile gets 409, which names him, and nothing is written."""
+    url = reverse("hand_create", args=[partie.pk])
+    mine = client_owner.get("/")["Scorekeeper-Account"]
+    other = Client()
+    other.force_login(outsider)
+    theirs = other.get("/")["Scorekeeper-Account"]
+
+    refused = client_owner.post(
+        url, knock(str(uuid.uuid4())), HTTP_SCOREKEEPER_ACCOUNT=theirs, **HTMX
+    )
+    recorded = client_owner.post(
+        url, knock(str(uuid.uuid4())), HTTP_SCOREKEEPER_ACCOUNT=mine, **HTMX
+    )
+
+    assert refused.status_code == 409
+    assert refused["Scorekeeper-Account"] == mine
+    assert STORED not in refused
+    assert recorded.status_code == 200 and recorded[NUMBER] == "1"
+    assert HandChange.objects.get(partie=partie).user == partie.owner

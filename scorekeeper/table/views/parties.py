@@ -22,6 +22,7 @@ from scorekeeper import engine
 from scorekeeper.clubs.access import Role
 from scorekeeper.engine.record import RecordError, record_json
 from scorekeeper.inputs import number_param
+from scorekeeper.pwa.account import for_its_account
 from scorekeeper.vocabulary import rule_items
 
 from .. import selectors
@@ -274,9 +275,12 @@ def _render_table(
 
 @login_required
 @require_POST
+@for_its_account
 def hand_create(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Record the next hand. The form takes any seated player as knocker; the one
-    replay, in the service, refuses one who sits the hand out."""
+    replay, in the service, refuses one who sits the hand out. A hand queued on a phone
+    is sent in the session of the account that entered it only (``for_its_account``),
+    and leaves the phone when the answer names it stored (``_stored``)."""
     partie = partie_for(request, pk, Role.SCORER)
     form = entry_form(partie, request.POST)
     if form.is_valid() and request.POST.get("evaluate"):
@@ -304,9 +308,22 @@ def hand_create(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         else:
             if not request.htmx:
                 messages.success(request, _saved_text(written))
-                return redirect(partie)
-            return _render_recorded(request, partie, written)
+                return _stored(redirect(partie), request, written)
+            return _stored(_render_recorded(request, partie, written), request, written)
     return _render_form(request, partie, form, status=400)
+
+
+def _stored(
+    response: HttpResponse, request: HttpRequest, written: partie_services.Written
+) -> HttpResponse:
+    """The server's word that the hand is stored, by its key and its number: the phone
+    (static/js/offline.js) forgets a queued hand on this alone, never on a bare 200.
+    Also for a key used before (a retry), which names the hand first recorded under it."""
+    key = _entry_key(request)
+    if key is not None:
+        response["Scorekeeper-Hand-Stored"] = str(key)
+    response["Scorekeeper-Hand-Number"] = str(written.change.hand_number)
+    return response
 
 
 def _entry_key(request: HttpRequest) -> uuid.UUID | None:
