@@ -11,6 +11,8 @@ and the exit status is 0 unless the bench itself broke. See bench/README.md.
    least a Django view can do to record that hand (fetch the owner's partie, save the
    row, send it back); `empty` answers "ok" and shows the framework's floor. The
    variants are interleaved in rounds; the target is at most 3x the minimal record view.
+   The score sheet's GET (the page of a 10-hand partie) runs in the same rounds; its
+   target is at most 12x the empty view.
 2. SQL queries for the score sheet (GET) and for recording a hand (HTMX POST) with
    10 and with 300 hands in the partie; the target is the same count for both.
 
@@ -37,6 +39,7 @@ from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGET_RATIO = 3.0
+TARGET_SHEET_RATIO = 12.0  # the score sheet's GET (10 hands) against the empty view
 PLAYERS = ("Anna", "Ben")
 HOST = "https://testserver"
 
@@ -224,6 +227,11 @@ def timed(call: Callable[[], object]) -> tuple[float, object]:
     return time.perf_counter() - start, result
 
 
+SHEET = "score sheet (GET)"
+RECORDING = ("record a hand (real view)", "minimal record")
+MARKERS = {"record a hand (real view)": b'<tr class="hand', SHEET: b"<html"}
+
+
 def compare(bench: Bench, rounds: int, requests: int) -> dict[str, list[float]]:
     """Median seconds per request of each variant, per round; variants interleaved."""
     from scorekeeper.table.models import Hand
@@ -232,13 +240,14 @@ def compare(bench: Bench, rounds: int, requests: int) -> dict[str, list[float]]:
         "record a hand (real view)": bench.record,
         "minimal record": bench.minimal_record,
         "empty": bench.minimal,
+        SHEET: bench.sheet,
     }
     # Warm up every code path (templates, URL resolver, connection) before timing.
     for _ in range(10):
         for name, call in variants.items():
             partie = bench.partie(10)
-            bench.check(call(partie), b'<tr class="hand' if name.startswith("record") else None)
-            if name != "empty" and partie.hands.count() != 11:
+            bench.check(call(partie), MARKERS.get(name))
+            if name in RECORDING and partie.hands.count() != 11:
                 raise RuntimeError(f"the warm-up request of {name} did not record the hand")
 
     medians: dict[str, list[float]] = {name: [] for name in variants}
@@ -254,7 +263,7 @@ def compare(bench: Bench, rounds: int, requests: int) -> dict[str, list[float]]:
                 bench.check(response)
                 seconds.append(elapsed)
             medians[name].append(statistics.median(seconds))
-            if name != "empty":
+            if name in RECORDING:
                 recorded = Hand.objects.filter(partie__in=parties, number=11).count()
                 if recorded != len(parties):
                     raise RuntimeError(f"{name}: {len(parties)} hands posted, {recorded} recorded")
@@ -355,8 +364,11 @@ def report(args: argparse.Namespace, started: float) -> int:
         name: [r / b for r, b in zip(real, medians[name], strict=True)]
         for name in ("minimal record", "empty")
     }
+    sheet_ratios = [s / e for s, e in zip(medians[SHEET], medians["empty"], strict=True)]
     print(f"\n  {'variant':<28}{'median ms':>10}{'rounds (ms)':>18}{'real / this':>14}")
     for name, values in medians.items():
+        if name == SHEET:
+            continue  # below, against the empty view
         spread = f"{ms(min(values))}-{ms(max(values))}"
         ratio = f"{statistics.median(ratios[name]):.2f}x" if name in ratios else ""
         print(f"  {name:<28}{ms(statistics.median(values)):>10}{spread:>18}{ratio:>14}")
@@ -365,6 +377,13 @@ def report(args: argparse.Namespace, started: float) -> int:
         f"  (ratio: median of the per-round ratios; per round vs minimal record "
         f"{min(ratios['minimal record']):.2f}x-{max(ratios['minimal record']):.2f}x)"
     )
+    sheet = medians[SHEET]
+    sheet_ratio = statistics.median(sheet_ratios)
+    print(f"\n  {'':<28}{'median ms':>10}{'rounds (ms)':>18}{'this / empty':>14}")
+    spread = f"{ms(min(sheet))}-{ms(max(sheet))}"
+    print(f"  {SHEET + ', 10 hands':<28}{ms(statistics.median(sheet)):>10}{spread:>18}"
+          f"{sheet_ratio:>13.2f}x")  # fmt: skip
+    print(f"  (per round {min(sheet_ratios):.2f}x-{max(sheet_ratios):.2f}x)")
 
     print("\nSQL queries per request (whole request: session and user included)")
     counts = count_queries(bench, args.show_sql)
@@ -392,6 +411,10 @@ def report(args: argparse.Namespace, started: float) -> int:
     print(
         f"  ratio {ratio:.2f}x vs the minimal record view (target <= {TARGET_RATIO:g}x): "
         f"{verdict(ratio <= TARGET_RATIO)}"
+    )
+    print(
+        f"  score sheet GET {sheet_ratio:.2f}x vs the empty view "
+        f"(target <= {TARGET_SHEET_RATIO:g}x): {verdict(sheet_ratio <= TARGET_SHEET_RATIO)}"
     )
     print(
         f"  queries with 10 vs 300 hands: sheet {counts[10][0]} vs {counts[300][0]}, "

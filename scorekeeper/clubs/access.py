@@ -22,7 +22,7 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from django.core.exceptions import PermissionDenied
-from django.db.models import Model, OuterRef, Q, QuerySet, Subquery
+from django.db.models import BooleanField, ExpressionWrapper, Model, OuterRef, Q, QuerySet, Subquery
 from django.http import Http404, HttpRequest
 from django.utils.translation import gettext as _
 
@@ -86,15 +86,22 @@ def object_in_club(
     """
     # One query: the object, with the user's role in its club (if any) as a subquery.
     user_id = _user_id(request)
-    role = Membership.objects.filter(club=OuterRef(club), user_id=user_id).values("role")[:1]
+    # Unordered: a user has one membership per club, and the model's ordering would join
+    # the club and the user into the subquery for nothing (on every page).
+    role = Membership.objects.filter(club=OuterRef(club), user_id=user_id).order_by()
+    role = role.values("role")[:1]
     queryset = queryset.filter(**{f"{club}__deleted_at": None}).annotate(club_role=Subquery(role))
-    allowed = Q(club_role__isnull=False)
     if reader is not None:
-        allowed |= reader(user_id)
+        # Selected beside the role and judged here: in the WHERE clause as well, the role's
+        # subquery would be compiled a second time, on every page and every hand.
+        may_read = ExpressionWrapper(reader(user_id), output_field=BooleanField())
+        queryset = queryset.annotate(may_read=may_read)
     try:
-        thing = queryset.filter(allowed).get(pk=pk)
+        thing = queryset.get(pk=pk)
     except queryset.model.DoesNotExist:
         raise Http404(_("There is nothing here.")) from None
+    if thing.club_role is None and not getattr(thing, "may_read", False):
+        raise Http404(_("There is nothing here."))
     thing.is_member = thing.club_role is not None
     thing.club_role = _enough(thing.club_role or Role.MEMBER, need)
     return thing

@@ -264,8 +264,11 @@ def _render_table(
         "undo_error": undo_error,
         "restored": restored,
         "live_headers": live_headers,
-        # Its games' answers, on the page (not in a region HTMX swaps, nor on the share link).
-        "answers": [] if shared or request.htmx else selectors.partie_answers(sheet.partie),
+        # Its games' answers, on the page (not in a region HTMX swaps, nor on the share link):
+        # none before a game closed, and then no query for them.
+        "answers": selectors.partie_answers(sheet.partie)
+        if sheet.has_closed_game and not (shared or request.htmx)
+        else [],
     }
     template = "table/partie_detail.html"
     if request.htmx:
