@@ -104,6 +104,12 @@ def test_a_username_longer_than_a_clubs_name_is_refused_and_no_account_made(clie
     assert not User.objects.exists()
 
 
+def test_the_sign_up_form_tells_the_username_limit_it_enforces(client):
+    html = client.get(reverse("signup")).content.decode()
+    assert 'maxlength="80"' in html
+    assert "Required. 80 characters or fewer" in html and "150" not in html
+
+
 def test_a_username_as_long_as_a_clubs_name_signs_up_with_its_personal_club(client):
     response = signup(client, "a" * 80)
     assert response.status_code == 302

@@ -108,7 +108,10 @@ def test_a_cyrillic_look_alike_of_a_roster_name_asks_and_offers_no_new_player():
     assert form.question is not None
     assert form.question.suggestions == ("Anna",)
     assert not form.question.new_allowed
-    assert form.errors["name"] == [f"“{CYRILLIC_A}nna” is on the roster as Anna: choose the name."]
+    assert form.errors["name"] == [
+        f"“{CYRILLIC_A}nna” looks like Anna of the roster but is written with a letter of "
+        "another alphabet (Cyrillic or Greek, say): choose the name."
+    ]
 
 
 def test_a_look_alike_two_letters_away_is_asked_about_too():
@@ -140,7 +143,8 @@ def test_the_roster_page_does_not_take_a_cyrillic_anna_beside_anna(client_owner,
     for data in ({"name": typed}, {"name": typed, "name_is": typed}):
         response = client_owner.post(url, data)
         assert response.status_code == 400
-        assert "is on the roster as Anna: choose the name." in response.content.decode()
+        html = response.content.decode()
+        assert "looks like Anna of the roster but is written with a letter" in html
     assert list(Player.objects.filter(club=club).values_list("name", flat=True)) == ["Anna"]
 
 
@@ -155,6 +159,6 @@ def test_a_new_partie_does_not_seat_a_cyrillic_anna_beside_anna(client_owner, ow
     data = start_form_data() | {"player_1": typed, "player_1_is": typed, "club": club.pk}
     response = client_owner.post(reverse("partie_new"), data)
     assert response.status_code == 200  # the form again (the page answers 200 with errors)
-    assert "is on the roster as Anna: choose the name." in response.content.decode()
+    assert "looks like Anna of the roster but is written with a letter" in response.content.decode()
     assert not Player.objects.filter(name=typed).exists()
     assert not Partie.objects.exists()

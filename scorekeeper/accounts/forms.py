@@ -34,6 +34,10 @@ class SignupForm(UserCreationForm):
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
         _bound(self.fields["username"], SIGNUP_USERNAME_LENGTH)
+        # Django's help text names its own limit (150): this one's is shorter.
+        self.fields["username"].help_text = _(
+            "Required. %(limit)d characters or fewer: letters, digits and @/./+/-/_ only."
+        ) % {"limit": SIGNUP_USERNAME_LENGTH}
 
     def clean_username(self) -> str:
         username = super().clean_username()  # Django's: taken in another case

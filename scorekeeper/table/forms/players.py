@@ -14,7 +14,7 @@ from django.utils.text import get_text_list
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from scorekeeper.engine.names import looks_same, near_names
+from scorekeeper.engine.names import is_same_name, looks_same, near_names
 from scorekeeper.inputs import NameField
 
 from ..models import Player
@@ -49,10 +49,16 @@ class NameQuestion:
                 "typed": self.typed,
                 "names": names,
             }
-        return gettext("“%(typed)s” is on the roster as %(names)s: choose the name.") % {
-            "typed": self.typed,
-            "names": names,
-        }
+        if any(is_same_name(self.typed, name) for name in self.suggestions):
+            return gettext("“%(typed)s” is on the roster as %(names)s: choose the name.") % {
+                "typed": self.typed,
+                "names": names,
+            }
+        # Two names that look the same on the screen: say why they are not.
+        return gettext(
+            "“%(typed)s” looks like %(names)s of the roster but is written with a letter "
+            "of another alphabet (Cyrillic or Greek, say): choose the name."
+        ) % {"typed": self.typed, "names": names}
 
 
 def roster_answer(typed: str, roster: Sequence[str], answer: str | None) -> str | NameQuestion:
