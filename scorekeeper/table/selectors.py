@@ -347,10 +347,19 @@ def per_point(stake: Decimal) -> Decimal:
     return stake.quantize(Decimal(1)) if stake == stake.to_integral_value() else stake
 
 
-def partie_changes(partie: Partie) -> QuerySet[HandChange]:
-    """The audit trail, newest first; ``undone`` says whether a later change undid one."""
-    undone = Exists(HandChange.objects.filter(undoes=OuterRef("pk")))
-    return partie.changes.select_related("user").annotate(undone=undone)
+def partie_changes(partie: Partie, newest: int = 50) -> list[HandChange]:
+    """The audit trail's ``newest`` changes, newest first; ``undone`` says whether a later
+    change undid one.
+
+    A change that undoes another is written after it, in the same partie's trail, so it
+    is among the newest whenever the change it undoes is: the list answers ``undone``
+    itself, without an ``Exists`` that the ORM compiled, and the database ran, per line.
+    """
+    changes = list(partie.changes.select_related("user")[:newest])
+    undone = {change.undoes_id for change in changes}
+    for change in changes:
+        change.undone = change.pk in undone
+    return changes
 
 
 def deletion_to_undo(changes: list[HandChange]) -> HandChange | None:

@@ -252,7 +252,7 @@ def _render_table(
     read_only = read_only or shared
     if form is None and not read_only and not sheet.is_over:
         form = entry_form(sheet.partie, at_table=sheet.at_table)
-    changes = list(selectors.partie_changes(sheet.partie)[:50])
+    changes = selectors.partie_changes(sheet.partie)
     context = {
         "sheet": sheet,
         "partie": sheet.partie,
