@@ -330,8 +330,8 @@ WALKS = [
          special=NOT_ASKED | {"former": 403},  # removed: he reads his game, answers no more
          data=lambda t: {"game": t.asked.closed_games.get().pk, "answer": "confirm"}), his=True),
     Walk("game_unlock", lambda t: [t.locked.pk, 1], post=Ask(Role.OWNER, 302), his=True),
-    # Added for issue 27: answers survive account changes (the owner decides a dispute)
-    Walk("game_decide", lambda t: [t.asked.pk, 1], post=Ask(Role.OWNER, 400,  # none disputes it
+    # The owner decides a dispute, or a question nobody can answer (the former member's)
+    Walk("game_decide", lambda t: [t.asked.pk, 1], post=Ask(Role.OWNER, 302,
          data=lambda t: {"game": t.asked.closed_games.get().pk, "reason": "It stands"}),
          his=True),
     Walk("account_changes", get=PAGE, post=Ask(LOGIN, 302, data=lambda t: {"upto": "0"})),

@@ -31,7 +31,7 @@ from django.db.models import (
 from django.db.models.functions import Coalesce
 
 from scorekeeper import engine, vocabulary
-from scorekeeper.clubs.models import Club, Role
+from scorekeeper.clubs.models import Club, Membership, Role
 from scorekeeper.clubs.selectors import clubs_of
 from scorekeeper.engine.record import Record
 from scorekeeper.formats import number_text
@@ -677,6 +677,16 @@ def _games_with_answers(games: QuerySet[ClosedGame]) -> list[GameAnswers]:
     return [
         GameAnswers(game, list(game.results.all()), list(game.confirmations.all())) for game in rows
     ]
+
+
+def unanswerable(game: ClosedGame) -> list[ResultConfirmation]:
+    """The game's questions nobody can answer, by player's name: not answered yet, and
+    the player linked to no account, or to one no longer a member of the club. Only the
+    owner's decision settles them (``confirmations.game_decide``)."""
+    member = Membership.objects.filter(club_id=game.club_id, user_id=OuterRef("player__user_id"))
+    pending = ResultConfirmation.objects.filter(game=game, state=Answer.PENDING)
+    orphaned = pending.filter(Q(player__user__isnull=True) | ~Exists(member))
+    return list(orphaned.select_related("player").order_by("player__name", "pk"))
 
 
 def partie_answers(partie: Partie) -> list[GameAnswers]:

@@ -23,7 +23,7 @@ from scorekeeper.clubs.models import Club, Membership, Role
 from scorekeeper.league import selectors as league_selectors
 from scorekeeper.league import services as league_services
 from scorekeeper.league.models import Season
-from scorekeeper.table import services
+from scorekeeper.table import selectors, services
 from scorekeeper.table.models import ClosedGame, HandChange, Partie, Player, ResultConfirmation
 from scorekeeper.table.selectors import answer_notice
 from scorekeeper.table.services import confirmations
@@ -315,6 +315,36 @@ def test_a_game_nobody_disputes_has_nothing_to_decide(cast, partie):
         )
 
     assert refused.value.code == "not_disputed"
+
+
+def test_the_owner_decides_a_question_nobody_can_answer_and_the_game_counts(cast, partie, season):
+    """Carla's player is unlinked before she answered: nobody can answer for her, so the
+    game would wait for ever; the owner is told so on the game's page and decides."""
+    link(cast["ben"], "Carla", None)
+    answer(cast["ben"], partie)
+    owner = client_of(cast["owner"])
+    page = owner.get(reverse("game_detail", args=[partie.pk, 1])).content.decode()
+    assert "Nobody can answer for Carla: no member of the club is linked to this player." in page
+    assert "Decide: the result stands" in page
+    assert not is_locked(partie) and counted(season) == []
+
+    assert decide(cast["owner"], partie, "Carla saw the gin").status_code == 302
+
+    assert answers(partie)["Carla"] == (State.DECIDED, None, "")
+    assert is_locked(partie) and counted(season) == [("Ben", 1), ("Carla", 1)]
+    [entry] = partie.changes.filter(action=HandChange.Action.DECIDED)
+    assert entry.before == {"game": 1, "disputed": [], "unanswered": ["Carla"]}
+    trail = owner.get(partie.get_absolute_url()).content.decode()
+    assert "nobody answered for Carla" in trail
+
+
+def test_a_question_of_a_removed_member_is_the_owners_to_decide_too(cast, club, partie):
+    removed(club, cast["carla"])  # still linked to her player, but no member
+    game = ClosedGame.objects.get(partie=partie)
+
+    assert [a.player.name for a in selectors.unanswerable(game)] == ["Carla"]
+    link(cast["ben"], "Ben", None)
+    assert [a.player.name for a in selectors.unanswerable(game)] == ["Ben", "Carla"]
 
 
 def test_after_the_decision_the_player_may_agree_but_not_dispute_again(cast, partie, season):

@@ -42,6 +42,7 @@ from ..models import (
     Player,
     ResultConfirmation,
 )
+from ..selectors import unanswerable
 from ..signals import games_changed
 from .results import locked_games
 
@@ -73,7 +74,9 @@ CONFIRMATION_MESSAGES = {
         "The club's owner has decided this dispute: if the result is still wrong, ask a "
         "scorer to correct the game."
     ),
-    "not_disputed": _("Nobody disputes this game: there is nothing to decide."),
+    "not_disputed": _(
+        "Nobody disputes this game, and every player asked can answer: there is nothing to decide."
+    ),
     "reason_empty": _("Say why the result stands: the players read it in the partie's changes."),
     "reason_too_long": _("A reason has at most %(limit)s characters: shorten it."),
 }
@@ -164,11 +167,12 @@ def answer_refusal(
 
 @transaction.atomic
 def game_decide(*, game: ClosedGame, user: AbstractBaseUser, reason: str) -> HandChange:
-    """The club's owner decides the game's disputes: the result stands as recorded. Each
-    disputed answer is settled (``State.DECIDED``: the game counts and locks as if
-    confirmed) and keeps its note and the account that gave it; the audit entry keeps
-    them and the owner's reason. (Only the club's owner may: the view asks for his role.
-    A wrong result is corrected by a scorer instead, and asked anew.)"""
+    """The club's owner decides the game's disputes, and the questions nobody can answer
+    (``selectors.unanswerable``: a player linked to no member): the result stands as
+    recorded. Each is settled (``State.DECIDED``: the game counts and locks as if
+    confirmed), a dispute keeping its note and the account that gave it; the audit entry
+    keeps them and the owner's reason. (Only the club's owner may: the view asks for his
+    role. A wrong result is corrected by a scorer instead, and asked anew.)"""
     reason = reason.strip()
     if not reason:
         raise ConfirmationError("reason_empty")
@@ -182,9 +186,11 @@ def game_decide(*, game: ClosedGame, user: AbstractBaseUser, reason: str) -> Han
         .filter(game__pk=game.pk, state=State.DISPUTED)
         .order_by("player__name")
     )
-    if not disputes:
+    unanswered = unanswerable(game)
+    if not disputes and not unanswered:
         raise ConfirmationError("not_disputed")
-    ResultConfirmation.objects.filter(pk__in=[a.pk for a in disputes]).delete()
+    settled = disputes + unanswered
+    ResultConfirmation.objects.filter(pk__in=[a.pk for a in settled]).delete()
     ResultConfirmation.objects.bulk_create(  # new rows: the board's ETag sees them
         ResultConfirmation(
             game_id=game.pk,
@@ -195,10 +201,14 @@ def game_decide(*, game: ClosedGame, user: AbstractBaseUser, reason: str) -> Han
             asked_at=a.asked_at,
             at=a.at,
         )
-        for a in disputes
+        for a in settled
     )
     games_changed.send(sender=Partie, club_id=partie.club_id)  # it counts now, maybe
-    before = {"game": game.number, "disputed": [_answer_record(a) for a in disputes]}
+    before = {
+        "game": game.number,
+        "disputed": [_answer_record(a) for a in disputes],
+        "unanswered": [a.player.name for a in unanswered],
+    }
     return HandChange.objects.create(
         partie=partie,
         action=HandChange.Action.DECIDED,

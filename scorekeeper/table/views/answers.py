@@ -74,6 +74,8 @@ def _render_game(
         "refusal": str(refusal) if refusal else None,
         "scorer": partie.club_role.includes(Role.SCORER),
         "owner": owner,
+        # Questions nobody can answer (no member linked): only the owner's decision ends them.
+        "unanswerable": [a.player.name for a in selectors.unanswerable(game.game)] if owner else [],
         "decision_form": decision_form or DecisionForm(initial={"game": game.game.pk}),
     }
     invalid = any(f is not None and f.errors for f in (form, decision_form))
@@ -176,7 +178,7 @@ def game_decide(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         services.game_decide(game=game.game, user=request.user, reason=form.cleaned_data["reason"])
     except services.ConfirmationError as refusal:
         return _render_game(request, partie, game, error=str(refusal), decision_form=form)
-    messages.success(request, _("The dispute is decided: the result stands as recorded."))
+    messages.success(request, _("Decided: the result stands as recorded."))
     return redirect("game_detail", partie.pk, number)
 
 
