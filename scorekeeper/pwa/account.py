@@ -36,7 +36,15 @@ def token_of(user: object) -> str:
     return salted_hmac("scorekeeper.pwa.account", f"{user.pk}:{joined}").hexdigest()[:32]
 
 
-class Account:
+class _PhoneHands:
+    @property
+    def phone_hands(self) -> SafeString:
+        """The box on every page for the hands that wait for someone else (drawn by
+        static/js/offline.js), with its words: the same for every page of a language."""
+        return _phone_hands(get_language())
+
+
+class Account(_PhoneHands):
     """``request.account``: the token and the name shown on the phone ("1 hand from Ben
     waits ..."), read from ``request.user`` when asked, so that a login or a logout during
     the request is what the answer says."""
@@ -53,23 +61,13 @@ class Account:
         user = getattr(self.request, "user", None)
         return user.get_username() if user is not None and user.is_authenticated else ""
 
-    @property
-    def phone_hands(self) -> SafeString:
-        """The box on every page for the hands that wait for someone else (drawn by
-        static/js/offline.js), with its words: the same for every page of a language."""
-        return _phone_hands(get_language())
 
-
-class Unknown:
+class Unknown(_PhoneHands):
     """The account of a page that is the same for everyone (the offline page, kept on the
     phone for whoever holds it): it names none, and changes nothing on the phone."""
 
     token = ""
     name = ""
-
-    @property
-    def phone_hands(self) -> SafeString:
-        return _phone_hands(get_language())
 
 
 @cache
