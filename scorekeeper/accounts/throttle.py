@@ -43,7 +43,6 @@ from axes.handlers.database import AxesDatabaseHandler
 from axes.helpers import get_client_username, get_failure_limit
 from axes.models import AccessAttempt
 from django.conf import settings
-from django.contrib.auth.forms import AuthenticationForm
 from django.db import transaction
 from django.db.models import Max, Sum
 from django.http import HttpRequest, HttpResponse
@@ -52,6 +51,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from .forms import LoginForm
 from .models import SignupAttempt
 
 TOO_MANY_REQUESTS = 429
@@ -156,7 +156,6 @@ def lockout_response(
     wait no password is checked at all. Retry-After says when to come back.
     """
     username = (credentials or {}).get("username") or ""
-    form = AuthenticationForm(request, initial={"username": username})
     wait = getattr(request, "login_wait", timedelta(0))
     if wait > timedelta(0):
         retry_after = ceil(wait.total_seconds())
@@ -164,10 +163,7 @@ def lockout_response(
     else:
         retry_after = ceil(settings.AXES_COOLOFF_TIME.total_seconds())
         refusal = lockout_message()
-    context = {"form": form, "next": request.POST.get("next", ""), "refusal": refusal}
-    response = render(request, "registration/login.html", context, status=TOO_MANY_REQUESTS)
-    response["Retry-After"] = str(retry_after)
-    return response
+    return _login_refused(request, username, refusal, retry_after)
 
 
 def busy_message() -> str:
@@ -177,10 +173,18 @@ def busy_message() -> str:
 def busy_response(request: HttpRequest) -> HttpResponse:
     """The login page again, saying the server is busy with logins; the password is
     not checked and nothing is counted."""
-    form = AuthenticationForm(request, initial={"username": request.POST.get("username", "")})
-    context = {"form": form, "next": request.POST.get("next", ""), "refusal": busy_message()}
+    return _login_refused(request, request.POST.get("username", ""), busy_message(), 2)
+
+
+def _login_refused(
+    request: HttpRequest, username: str, refusal: str, retry_after: int
+) -> HttpResponse:
+    """The login page again (429) with the username kept and the refusal in words;
+    Retry-After says in how many seconds to come back."""
+    form = LoginForm(request, initial={"username": username})
+    context = {"form": form, "next": request.POST.get("next", ""), "refusal": refusal}
     response = render(request, "registration/login.html", context, status=TOO_MANY_REQUESTS)
-    response["Retry-After"] = "2"
+    response["Retry-After"] = str(retry_after)
     return response
 
 
