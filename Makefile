@@ -72,9 +72,12 @@ $(AXE):
 		echo "npm is not installed: the accessibility tests will be skipped."; \
 	fi
 
+# The league's worker runs beside the server (it rates what a change made due) and
+# stops with it.
 run: venv
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py demo
+	$(PY) manage.py worker & trap 'kill $$! 2>/dev/null' EXIT; \
 	$(PY) manage.py runserver 127.0.0.1:8000
 
 # The suite runs as three pytest processes at once, which keeps two cores busy: on SQLite

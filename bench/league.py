@@ -21,11 +21,12 @@ production settings (DEBUG off):
 - the first standings view after a game closes, and the first player page after a
   game closes (hands recorded into a new partie of the season until its game closes;
   5 closes each, the median);
-- the hand that closes each of those games (recorded through the service: its game
-  is rated in its transaction), the median of 10;
+- the hand that closes each of those games (recorded through the service: it writes
+  what is due, and the worker rates the game), the median of 10;
 - the first standings view after the season's earliest partie is deleted, and after it
-  is restored (3 times, the median), and the deletion and the restore themselves (each
-  rates the season's games again once it is committed);
+  is restored (3 times, the median), the deletion and the restore themselves (each
+  writes what is due), and the worker's rating of the club again after each
+  (``league.outbox.rate_due``: the club's all time and the season from the first partie);
 - recording a hand in a season's partie against one in a club without a season
   (interleaved, 5 rounds of 20: the median of the rounds' ratios).
 
@@ -269,6 +270,8 @@ class Figures:
     after_delete: list[float] = field(default_factory=list)
     after_restore: list[float] = field(default_factory=list)
     change: list[float] = field(default_factory=list)  # each delete and restore itself
+    worker: list[float] = field(default_factory=list)  # the worker's rating after each
+    worker_first: float = 0.0  # the worker rating the seeded club from its first game
     record_ratios: list[float] = field(default_factory=list)
     record_ms: tuple[float, float] = (0.0, 0.0)  # in a season's partie, outside any season
     cpu: dict[str, list[float]] = field(default_factory=dict)  # CPU ms of each sample
@@ -290,6 +293,13 @@ class Figures:
     @property
     def label(self) -> str:
         return f"{self.players:,} / {self.parties:,}"
+
+
+def work() -> None:
+    """What the worker does beside the server: rate what the changes made due."""
+    from scorekeeper.league import outbox
+
+    outbox.rate_due()
 
 
 def analyze() -> float:
@@ -467,7 +477,8 @@ class ClubBench:
         self.floor()
         f.floor = f.timed_median("floor", self.floor)
         f.floor_agrees = self.floor_agrees()
-        f.first_ever = ms(self.standings)  # every game of the season rated
+        f.worker_first = ms(work)  # the seeded club and season rated from the first game
+        f.first_ever = ms(self.standings)
         with CaptureQueriesContext(connection) as queries:
             self.standings()
         f.queries = len(queries)
@@ -482,10 +493,12 @@ class ClubBench:
         # The season's leader plays one of the next players; his game closes last.
         for other in others:
             self.close_a_game([leader_name, other])
+            work()  # the worker, beside the server, rates the game closed
             f.after_close.append(f.timed("after_close", self.standings))
             self.page(leader_url)  # his all-time ratings too, before the next close
         for other in others:
             self.close_a_game([other, leader_name])
+            work()
             f.player_after_close.append(
                 f.timed("player_after_close", lambda: self.page(leader_url))
             )
@@ -497,12 +510,14 @@ class ClubBench:
         f = self.figures
         for _ in range(CHANGES):
             partie = self.earliest_partie()
-            # The change itself rates the games again once it is committed: timed too.
+            # The change writes what is due; the worker rates the club again after it.
             f.change.append(f.timed("change", lambda p=partie: services.partie_delete(
                 partie=p, user=self.user)))  # fmt: skip
+            f.worker.append(f.timed("worker", work))
             f.after_delete.append(f.timed("after_delete", self.standings))
             f.change.append(f.timed("change", lambda p=partie: services.partie_restore(
                 partie=p, user=self.user)))  # fmt: skip
+            f.worker.append(f.timed("worker", work))
             f.after_restore.append(f.timed("after_restore", self.standings))
 
     def measure_recording(self) -> None:
@@ -619,6 +634,10 @@ def report(sizes: list[Figures]) -> None:
          lambda f: med(f.after_restore)),
         (f"  the change itself: delete or restore (ms, {2 * CHANGES})",
          lambda f: spread(f.change), lambda f: med(f.change)),
+        (f"  the worker rating the club again after it (ms, {2 * CHANGES})",
+         lambda f: spread(f.worker), lambda f: med(f.worker)),
+        ("the worker rating the seeded club from its first game (ms)",
+         lambda f: f"{f.worker_first:.0f}", lambda f: f.worker_first),
         ("player page, warm (ms)", lambda f: f"{f.player_warm:.1f}", lambda f: f.player_warm),
         ("standings, first view ever (ms)", lambda f: f"{f.first_ever:.0f}",
          lambda f: f.first_ever),

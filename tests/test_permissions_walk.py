@@ -45,6 +45,7 @@ from django.contrib import admin
 from django.contrib.auth.models import User
 from django.db import connection, transaction
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.utils import timezone
 
@@ -530,6 +531,18 @@ def describe(response) -> int | str:
     return response.status_code
 
 
+# A read writes nothing but the session and the login throttle's rows (its own tables).
+READ_MAY_WRITE = ("django_session", "axes_")
+
+
+def writing(sql: str) -> bool:
+    """Whether the statement writes a table other than the session's and the throttle's."""
+    verb = sql.lstrip().split(None, 1)[0].upper()
+    if verb not in ("INSERT", "UPDATE", "DELETE"):
+        return False
+    return not any(f'"{table}' in sql or f" {table}" in sql for table in READ_MAY_WRITE)
+
+
 @pytest.mark.parametrize("method", ["get", "post"])
 @pytest.mark.parametrize("walk", WALKS, ids=str)
 def test_everyone_gets_the_answer_the_rule_gives(world, cast, walk, method):
@@ -537,7 +550,7 @@ def test_everyone_gets_the_answer_the_rule_gives(world, cast, walk, method):
     wrong = []
     for who in CAST:
         want = expected(walk, ask, who)
-        with transaction.atomic():
+        with transaction.atomic(), CaptureQueriesContext(connection) as queries:
             data = ask.data(world.things) if ask.data else None
             response = getattr(cast[who], method)(address(walk, world.things, who), data)
             got = describe(response)
@@ -545,8 +558,11 @@ def test_everyone_gets_the_answer_the_rule_gives(world, cast, walk, method):
             transaction.set_rollback(True)
         allowed = want == ask.ok
         writes = ask.changes if ask.changes is not None else method == "post" and ask.ok == 302
+        written = [q["sql"][:120] for q in queries if method == "get" and writing(q["sql"])]
         if got != want:
             wrong.append(f"{who}: {got} instead of {want} ({response.content[:200]!r})")
+        elif written:
+            wrong.append(f"{who}: a read wrote: {written}")
         elif not allowed and changed:
             wrong.append(f"{who}: refused with {got} but a row changed")
         elif allowed and writes and not changed:

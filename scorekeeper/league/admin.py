@@ -10,7 +10,6 @@ from .models import (
     CurrentRating,
     League,
     PlayerRating,
-    RatedCounting,
     RatedGame,
     Season,
     SeasonChange,
@@ -99,11 +98,6 @@ class CurrentRatingAdmin(DerivedAdmin):
     list_display = ("player", "season", "club", "mu", "sigma")
     list_filter = ("season",)
     raw_id_fields = ("player",)
-
-
-@admin.register(RatedCounting)
-class RatedCountingAdmin(DerivedAdmin):
-    list_display = ("season", "counting")
 
 
 @admin.register(SeasonClose)

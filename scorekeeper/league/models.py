@@ -401,24 +401,4 @@ class CurrentRating(models.Model):
         return f"{self.player_id}: {self.mu:.2f}/{self.sigma:.2f}"
 
 
-class RatedCounting(models.Model):
-    """Which games a season counted when its ratings were last rated or found in place:
-    a fingerprint of its dates, kinds, close and the parties assigned to it or to another
-    season (``selectors.season_book``). While it holds, a rated game stays counted, so
-    that as many games counted as rated, numbered 1 to n, says the ratings are in place
-    (``league.ratings``). A club's all time counts every game: it keeps none."""
-
-    season = models.OneToOneField(
-        Season, on_delete=models.CASCADE, primary_key=True, related_name="+", db_constraint=False
-    )
-    counting = models.CharField(_("games counted"), max_length=64)
-
-    class Meta:
-        verbose_name = _("rated counting")
-        verbose_name_plural = _("rated countings")
-
-    def __str__(self) -> str:
-        return f"{self.season_id}: {self.counting}"
-
-
 from .night_models import LeagueNight, NightBye, NightTable  # noqa: E402, F401 (league nights)

@@ -56,7 +56,7 @@ class Result:
     number: int  # the game's number in its partie
     won: bool
     net_points: int  # the settlement points he received less those he paid
-    rating: engine.Rating
+    rating: engine.Rating | None  # None: not rated yet (the worker has it due)
 
     @property
     def played_on(self) -> date:
@@ -212,7 +212,6 @@ def player_record(player: Player) -> PlayerRecord:
     """The player's results, seasons, head-to-head, hands and rating in his club, counted
     from the stored results (no partie is replayed)."""
     book = club_book(player.club)
-    ratings.ensure(book.rating_scope)
     line = book_lines(book, [player.pk]).get(player.pk, engine.league.Line(None, player.name))
     after = ratings.history(book.rating_scope, player.pk)
     played = (
@@ -221,7 +220,7 @@ def player_record(player: Player) -> PlayerRecord:
         .order_by("-started_at", "-partie_id", "-game__number")
     )
     results = [
-        Result(row.partie, row.game.number, row.won, row.net_points, after[row.game_id])
+        Result(row.partie, row.game.number, row.won, row.net_points, after.get(row.game_id))
         for row in played
     ]
     against = meetings(book, None, player.pk).get(player.pk, {})
@@ -230,7 +229,7 @@ def player_record(player: Player) -> PlayerRecord:
         (Opponent(others[pk], engine.HeadToHead(*figures)) for pk, figures in against.items()),
         key=lambda o: (-o.games, o.player.name),
     )
-    history = [result.rating for result in reversed(results)]
+    history = [result.rating for result in reversed(results) if result.rating]
     return PlayerRecord(
         player=player,
         line=line,

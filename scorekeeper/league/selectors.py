@@ -7,7 +7,6 @@ carried forward game by game (``league.ratings``).
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, replace
 from datetime import date, datetime, time, timedelta
@@ -47,6 +46,7 @@ from scorekeeper.table.models import (
     Player,
     PlayerResult,
     ResultConfirmation,
+    ResultsChange,
     Seat,
     SettlementLine,
     scoring,
@@ -65,22 +65,6 @@ def season_parties(season: Season) -> QuerySet[Partie]:
     """The club's parties that count for the season: assigned to it, or unassigned and
     started between its first and last day; of the kinds it counts."""
     return Partie.objects.filter(_counted(season, _assignments(season), "pk"))
-
-
-def seasons_counting(partie: Partie) -> list[Season]:
-    """The open seasons of the partie's club that count it (the club's assignments read
-    once for all of them: this runs on every hand that closes a game)."""
-    seasons = Season.objects.filter(league__club_id=partie.club_id, closed_at__isnull=True)
-    seasons = list(seasons.select_related("league"))
-    if not seasons:
-        return []
-    rows = _club_assignments(partie.club_id)
-    it = Partie.objects.filter(pk=partie.pk)
-    return [
-        season
-        for season in seasons
-        if it.filter(_counted(season, _assignments(season, rows), "pk")).exists()
-    ]
 
 
 Assigned = tuple[list[int], list[int]]
@@ -104,12 +88,18 @@ def _club_assignments(club_id: int) -> list[tuple[int, int]]:
     return list(assigned.values_list("partie_id", "season_id"))
 
 
+def day_start(day: date) -> datetime:
+    """The first moment of ``day`` where the club plays (the site's time zone): a
+    season counts the parties started from its first day's on."""
+    return datetime.combine(day, time.min, tzinfo=timezone.get_current_timezone())
+
+
 def _counted(season: Season, assigned: Assigned, partie: str = "partie_id", prefix: str = "") -> Q:
     """The condition on a partie's rows (``prefix`` to the fields ``club_id``,
     ``started_at`` and ``kind``; ``partie`` its key) that the season counts them. A
     closed season counts no partie started after its close."""
     here, elsewhere = assigned
-    first = datetime.combine(season.starts_on, time.min, tzinfo=timezone.get_current_timezone())
+    first = day_start(season.starts_on)
     after = first + timedelta(days=(season.ends_on - season.starts_on).days + 1)
     if season.closed_at is not None:
         after = min(after, season.closed_at)
@@ -122,14 +112,6 @@ def _counted(season: Season, assigned: Assigned, partie: str = "partie_id", pref
     if season.kinds:
         counted &= Q(**{f"{prefix}kind__in": season.kinds})
     return counted
-
-
-def _counting(season: Season, assigned: Assigned) -> str:
-    """What decides which games the season counts (``_counted``), as a fingerprint."""
-    here, elsewhere = assigned
-    decides = (season.league.club_id, season.starts_on, season.ends_on, season.closed_at,
-               sorted(season.kinds), sorted(here), sorted(elsewhere))  # fmt: skip
-    return hashlib.sha256(repr(decides).encode()).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -154,11 +136,10 @@ class Book:
     games: QuerySet[ClosedGame]
     played: QuerySet[PlayerResult]
     confirmed_only: bool = False
-    counting: str | None = ""  # which games it counts, as RatedCounting keeps it
 
     @property
     def rating_scope(self) -> ratings.Scope:
-        return ratings.Scope(self.owner, self.games, self.results, self.counting)
+        return ratings.Scope(self.owner, self.games, self.results)
 
 
 def _open(game: str = "game_id") -> Q:
@@ -198,9 +179,6 @@ def season_book(season: Season) -> Book:
         ClosedGame.objects.filter(_counted(season, assigned), _confirmed("pk") if only else Q()),
         played,
         only,
-        # Which games count changes with the players' answers too: no fingerprint holds
-        # it, the ratings are checked game by game (RatedCounting).
-        None if only else _counting(season, assigned),
     )
 
 
@@ -334,7 +312,6 @@ def book_standings(book: Book) -> Counted:
     counted game (a season that counts only confirmed games lists a player whose games
     all wait for an answer so too); every listed player's id by name; and each one's
     games that wait for an answer."""
-    ratings.ensure(book.rating_scope)
     figures = _book_lines(book)
     lines = {pk: line for pk, (line, _pending) in figures.items()}
     pending = {pk: n for pk, (_line, n) in figures.items() if n}
@@ -501,6 +478,8 @@ class SeasonTable:
         self.close: SeasonClose | None = None  # a closed season's: what the table shows
         # The season's chosen players by name; None: it lists everyone who played.
         self.listed: frozenset[str] | None = None
+        # A change's ratings not rated yet by the worker: the ratings shown are older.
+        self.ratings_due = False
 
     def with_details(self, rows: list[StandingsRow]) -> list[StandingsRow]:
         """The rows (a page of them) with each player's hands and last results."""
@@ -626,6 +605,12 @@ def season_table(season: Season) -> SeasonTable:
     return counted_table(season)
 
 
+def ratings_due(club_id: int) -> bool:
+    """Whether a change of the club's games waits for the worker (``league.outbox``): its
+    ratings are those of before it until then."""
+    return ResultsChange.objects.filter(club_id=club_id, done_at=None).exists()
+
+
 def counted_table(season: Season) -> SeasonTable:
     """The standings of a season as its parties give them now, with each player's hands;
     the head-to-head and the trends are read when asked for."""
@@ -661,6 +646,7 @@ def counted_table(season: Season) -> SeasonTable:
     )
     if season.has_list:
         table.listed = frozenset(season.players.values_list("name", flat=True))
+    table.ratings_due = ratings_due(season.league.club_id)
     return table
 
 
@@ -681,8 +667,6 @@ def season_line(season: Season, player: Player, rating: bool = True) -> engine.l
         table = closed_table(season_close_of(season))
         return next((row.line for row in table.rows if row.player_id == player.pk), None)
     book = season_book(season)
-    if rating:
-        ratings.ensure(book.rating_scope)
     line = book_lines(book, [player.pk], rating).get(player.pk)
     # The players listed before their first closed game count where a line of zeros
     # does: his own, or one ranked level with his or ahead of it.
@@ -912,9 +896,12 @@ def board_season(club: Club, today: date) -> Season | None:
     games = ClosedGame.objects.filter(club_id=club.pk)
     assigned = Assignment.objects.filter(partie__club_id=club.pk)
     answers = ResultConfirmation.objects.filter(game__club_id=club.pk)
+    changes = ResultsChange.objects.filter(club_id=club.pk)
     return (
         Season.objects.filter(league__club=club, starts_on__lte=today, ends_on__gte=today)
         .annotate(
+            changes_newest=_aggregate(changes, "MAX"),
+            changes_due=_aggregate(changes.filter(done_at=None), "COUNT"),
             games_newest=_aggregate(games, "MAX"),
             games_count=_aggregate(games, "COUNT"),
             assigned_newest=_aggregate(assigned, "MAX"),
@@ -940,13 +927,16 @@ def standings_version(season: Season | None) -> tuple:
     change to a game gives it new keys or fewer rows (table/services/results.py), as
     every assignment does (services) and every answer or unlock
     (table/services/confirmations.py), so a change to the standings changes this; no
-    counter is kept for it."""
+    counter is kept for it. The club's newest ``ResultsChange`` and how many are due
+    change it too: when the worker's ratings land, the board shows them."""
     if season is None:
         return ()
     fields = tuple(getattr(season, field.attname) for field in Season._meta.concrete_fields)
     counted = (season.games_newest, season.games_count)
     answers = (season.answers_newest, season.answers_count)
-    return (*fields, counted, (season.assigned_newest, season.assigned_count), answers)
+    # The worker's work: a change written, and its ratings landed (league.outbox).
+    rated = (season.changes_newest, season.changes_due)
+    return (*fields, counted, (season.assigned_newest, season.assigned_count), answers, rated)
 
 
 class SeasonTop(NamedTuple):

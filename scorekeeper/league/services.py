@@ -1,8 +1,8 @@
 """Writes of the league app: leagues, seasons and which parties they count, a season's
-close and reopening; the ratings of the games a partie closes. Keyword-only, as the
-table services are. (What a partie's games give a league is written by the table app
-with the partie; the ratings by ``league.ratings``, when a game closes, right after a
-change that puts games out of place, and when they are read.)"""
+close and reopening. Keyword-only, as the table services are. (What a partie's games
+give a league is written by the table app with the partie; the ratings by the league's
+worker, ``league.outbox``, from the ``ResultsChange`` rows that every change writes: a
+change here that makes a season count other games writes one too.)"""
 
 from __future__ import annotations
 
@@ -14,14 +14,13 @@ from django.db import transaction
 from django.utils import timezone
 
 from scorekeeper import engine
-from scorekeeper.clubs.models import Club
 from scorekeeper.engine import bounds
 from scorekeeper.engine.names import cleaned
 from scorekeeper.table import services as table_services
-from scorekeeper.table.models import Partie, Player, PlayerMerge
+from scorekeeper.table.models import Partie, Player, PlayerMerge, ResultsChange
 from scorekeeper.tokens import new_share_token
 
-from . import ratings, selectors
+from . import outbox, selectors
 from .models import (
     Assignment,
     League,
@@ -51,45 +50,17 @@ def partie_season_assign(*, partie: Partie, season: Season | None) -> None:
     Assignment.objects.filter(partie=partie).delete()
     if season is not None:
         Assignment.objects.create(partie=partie, season=season)
-    _rate_after_commit(partie.club_id)  # the seasons count other games now
+    ResultsChange.record(partie.club_id, partie.started_at)  # the seasons count it otherwise
 
 
-def games_closed_rate(*, partie: Partie, **_signal) -> None:
-    """Rate the games the partie has just closed, in the transaction that closed them,
-    for its club's all-time ratings and for each open season that counts it: a game
-    closing last in their order is rated alone, before the first view after it reads
-    the ratings (``table.signals.games_closed`` calls this). A game that closes before
-    one rated already (a partie started earlier) is rated once the hand is committed."""
-    scopes = [selectors.club_book(partie.club).rating_scope]
-    scopes += [selectors.season_book(s).rating_scope for s in selectors.seasons_counting(partie)]
-    in_place = [ratings.append(scope) for scope in scopes]  # each scope, whatever the rest
-    if not all(in_place):
-        _rate_after_commit(partie.club_id)
-
-
-def games_changed_rate(*, club_id: int, **_signal) -> None:
-    """Games of the club were taken away or changed (``table.signals.games_changed``):
-    rate again what came after them once the change is committed."""
-    _rate_after_commit(club_id)
-
-
-def _rate_after_commit(club_id: int) -> None:
-    """Rate the club's games again where they are out of place, for its all time and its
-    open seasons, right after the transaction commits: the request that changed them
-    waits for it, not the next viewer of the standings or the board. Robust: a rating
-    that fails leaves the change done, and the next view rates (``ratings.ensure``)."""
-    transaction.on_commit(lambda: club_ratings_ensure(club_id), robust=True)
-
-
-def club_ratings_ensure(club_id: int) -> None:
-    """Rate whatever of the club's ratings is out of place: its all time's and each open
-    season's (a closed season shows its final standings, kept at its close)."""
-    club = Club.objects.filter(pk=club_id).first()
-    if club is None:
-        return  # deleted meanwhile
-    ratings.ensure(selectors.club_book(club).rating_scope)
-    for season in Season.objects.filter(league__club_id=club_id, closed_at__isnull=True):
-        ratings.ensure(selectors.season_book(season).rating_scope)
+def _season_changed(season: Season, starts_on: date | None = None) -> None:
+    """The season counts other games now: its ratings are due again from its first
+    game, on its first day (or ``starts_on``, the first day it had, if earlier) or in a
+    partie given to it before that day."""
+    first = selectors.day_start(min(season.starts_on, starts_on or season.starts_on))
+    assigned = Assignment.objects.filter(season=season, partie__started_at__lt=first)
+    earliest = assigned.order_by("partie__started_at").values_list("partie__started_at", flat=True)
+    ResultsChange.record(season.league.club_id, min([first, *earliest[:1]]))
 
 
 def league_create(*, club, name: str) -> League:
@@ -111,7 +82,7 @@ def season_create(
 ) -> Season:
     points = points or engine.LeaguePoints()
     _check_dates(starts_on, ends_on)
-    return Season.objects.create(
+    season = Season.objects.create(
         league=league,
         name=cleaned(name),
         starts_on=starts_on,
@@ -124,6 +95,8 @@ def season_create(
         confirmed_games_only=confirmed_games_only,
         players_from=players_from,
     )
+    _season_changed(season)  # its games, if any were played already, are rated
+    return season
 
 
 class SeasonSettingsError(ValueError):
@@ -177,6 +150,7 @@ def season_settings_change(
         }
     changes = {field: value for field, value in changes.items() if value is not None}
     before = {field: _as_json(getattr(locked, field)) for field in changes}
+    first_day = locked.starts_on
     for field, value in changes.items():
         setattr(locked, field, value)
     if not locked.name:
@@ -195,8 +169,8 @@ def season_settings_change(
         )
     for field, value in changes.items():  # the caller's season reads the new settings too
         setattr(season, field, value)
-    if changed:
-        _rate_after_commit(locked.league.club_id)  # its dates or kinds count other games
+    if changed:  # it may count other games: from the earlier of its first days on
+        _season_changed(locked, first_day)
     return locked
 
 
@@ -220,6 +194,7 @@ def season_close(*, season: Season, user: AbstractBaseUser | None) -> SeasonClos
     given = season
     season = Season.objects.select_for_update().select_related("league__club").get(pk=season.pk)
     if season.closed_at is None:
+        outbox.rate_due(season.league.club_id)  # its final ratings are those of now
         season.closed_at = timezone.now()
         record = selectors.closing_record(selectors.counted_table(season))
         SeasonClose.objects.create(
@@ -244,7 +219,7 @@ def season_reopen(*, season: Season, user: AbstractBaseUser | None) -> SeasonClo
     close.save(update_fields=["reopened_at", "reopened_by"])
     season.closed_at = None
     Season.objects.filter(pk=season.pk).update(closed_at=None)
-    _rate_after_commit(season.league.club_id)  # the parties started since count now
+    _season_changed(season)  # rated again: the parties started since count now too
     return close
 
 

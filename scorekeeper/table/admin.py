@@ -22,6 +22,7 @@ from .models import (
     Player,
     PlayerResult,
     ResultConfirmation,
+    ResultsChange,
     Seat,
     SettlementLine,
 )
@@ -204,3 +205,12 @@ class AccountChangesSeenAdmin(WrittenByServices, admin.ModelAdmin):
     list_display = ["user", "upto", "at"]
     search_fields = ["user__username"]
     raw_id_fields = ["user"]
+
+
+@admin.register(ResultsChange)
+class ResultsChangeAdmin(WrittenByServices, admin.ModelAdmin):
+    """The outbox of the league's worker: each change of a club's games, and when the
+    worker rated the club again after it (empty: due)."""
+
+    list_display = ["club", "since", "at", "done_at"]
+    list_filter = ["club"]

@@ -621,6 +621,42 @@ class ClosedGame(models.Model):
         return f"{self.partie_id} · {self.number}"
 
 
+class ResultsChange(models.Model):
+    """A change of the club's closed games, from ``since`` in their playing order on
+    (None: from the first): a game closed, changed or taken away, an answer that may
+    change which games a season of confirmed games counts, a partie given to a season.
+
+    The outbox of what the league derives in that order (its ratings): written in the
+    change's own transaction, claimed by one worker (``league.outbox``), which rates the
+    club again once from the earliest ``since`` of its rows and marks them ``done_at``.
+    Nothing is inferred: what is not done is due, and pages say so."""
+
+    club = models.ForeignKey(
+        "clubs.Club", on_delete=models.CASCADE, related_name="+", verbose_name=_("club")
+    )
+    since = models.DateTimeField(_("from the game started at"), null=True, blank=True)
+    at = models.DateTimeField(_("at"), auto_now_add=True)
+    done_at = models.DateTimeField(_("done"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("change of results")
+        verbose_name_plural = _("changes of results")
+        ordering = ["pk"]
+        indexes = [
+            # What is due: the worker's claim and each page's note read it alone.
+            models.Index(fields=["club"], condition=models.Q(done_at=None), name="results_due"),
+            models.Index(fields=["club", "-id"], name="results_change_newest"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.club_id} · {self.since or '-'}"
+
+    @classmethod
+    def record(cls, club_id: int, since=None) -> ResultsChange:
+        """The row a change writes, in its own transaction."""
+        return cls.objects.create(club_id=club_id, since=since)
+
+
 MONEY_SCALE = Decimal("0.0001")
 
 

@@ -11,6 +11,7 @@ from scorekeeper.clubs.services import personal_club
 from scorekeeper.table import services
 from scorekeeper.table.models import Partie, Player
 from tests.browser.conftest import PHONE, expect_same_page, mark_page
+from tests.league.conftest import work
 
 G = engine.Hand.gin
 
@@ -53,6 +54,7 @@ def test_the_player_page_fits_a_phone_and_a_scorer_renames_and_merges(
         owner=owner, names=["Annie", "Carl"], rules=engine.preset("classic")
     )
     services.hand_record(partie=twice, hand=G(90, knocker="Annie"), user=owner)
+    work()  # the worker beside the server rates the games
     page = logged_in_page
     page.goto(f"/players/{Player.objects.get(name='Anna').pk}/")
 

@@ -28,7 +28,7 @@ from scorekeeper.table.models import (
 )
 from scorekeeper.table.selectors import partie_session
 from tests.clubs.conftest import join, start
-from tests.league.conftest import moved
+from tests.league.conftest import moved, work
 
 pytestmark = pytest.mark.django_db
 
@@ -42,6 +42,7 @@ def played(club, user, names, hands, evening=None) -> Partie:
     for hand in hands:
         services.hand_record(partie=partie, hand=hand, user=user)
     partie.refresh_from_db()
+    work()  # the worker beside the server rates its games
     return partie
 
 

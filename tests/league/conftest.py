@@ -5,6 +5,7 @@ from decimal import Decimal
 
 import pytest
 from django.contrib.auth.models import User
+from django.core.management import call_command
 from django.utils import timezone
 
 from scorekeeper import engine
@@ -64,6 +65,7 @@ def confirm(partie: Partie, *users: User, number: int = 1) -> None:
     for user in users:
         game = ClosedGame.objects.get(partie=partie, number=number)
         confirmations.result_confirm(game=game, user=user)
+    work()
 
 
 @pytest.fixture
@@ -85,9 +87,16 @@ def play(club: Club, owner: User):
         for hand in hands:
             services.hand_record(partie=partie, hand=hand, user=owner)
         partie.refresh_from_db()
+        work()
         return partie
 
     return play
+
+
+def work() -> None:
+    """What the worker beside the web server does after a change: rate the games the
+    change made due (``league.outbox``), and stop when nothing more is."""
+    call_command("worker", until_idle=True)
 
 
 def moved(partie: Partie, day: date) -> Partie:
@@ -100,6 +109,7 @@ def moved(partie: Partie, day: date) -> Partie:
     PartieStats.objects.filter(partie=partie).update(started_at=started)
     games_renew(parties=[partie.pk])
     partie.refresh_from_db()
+    work()
     return partie
 
 

@@ -1,8 +1,8 @@
 """Eight phones open the standings and a player's page at the same moment, right after a
-game closes (or right after the season's first partie is deleted): each gets its page,
-the same page, and the ratings are stored once, as a fresh rating of the season gives.
-Eight scorers close games at the same moment, and a rating under way holds back no
-partie started in the club.
+game closes (or right after the season's first partie is deleted): each gets the same
+page and none writes. Eight scorers close games at the same moment, eight workers rate
+at once (one of them rates a club, once, as a fresh rating of the season gives), and a
+rating under way holds back no partie started in the club.
 
 On PostgreSQL only: SQLite writes one transaction at a time, so requests never race
 there. Each thread has its own client and its own database connection, closed at its end.
@@ -19,13 +19,13 @@ from django.test import Client
 from django.urls import reverse
 
 from scorekeeper import engine
-from scorekeeper.league import ratings
-from scorekeeper.league import services as league_services
+from scorekeeper.clubs.models import Club
+from scorekeeper.league import outbox, ratings
 from scorekeeper.league.models import CurrentRating, PlayerRating, RatedGame
 from scorekeeper.league.selectors import club_book, season_book
 from scorekeeper.table import services
 from scorekeeper.table.models import Partie, Player
-from tests.league.conftest import G
+from tests.league.conftest import G, work
 
 pytestmark = [
     pytest.mark.skipif(
@@ -133,24 +133,18 @@ def assert_rated_once(scope: ratings.Scope) -> None:
 def assert_as_rated_afresh(scope: ratings.Scope) -> None:
     """The ratings stored are those of rating the scope's games again from the first."""
     kept = stored(scope)
-    RatedGame.objects.filter(**scope.key).delete()
-    ratings.ensure(scope)
+    ratings.rate_from(scope, None)
     assert stored(scope) == kept
 
 
 @pytest.mark.parametrize("change", ["a game closes last", "the first partie is deleted"])
 def test_eight_viewers_at_once_after_a_change_all_get_the_same_standings(
-    change, evening, play, season, member, owner, monkeypatch
+    change, evening, play, season, member, owner
 ):
     if change == "a game closes last":
         play(["Anna", "Carl"], [G(90, knocker="Carl")])
-    else:
-        # The deletion rates the games again once committed; here that did not happen
-        # (the process ended first, say), so the viewers find them out of place and race.
-        with monkeypatch.context() as patched:
-            patched.setattr(league_services, "club_ratings_ensure", lambda club_id: None)
-            services.partie_delete(partie=evening[0], user=owner)
-        assert not ratings._state(season_book(season).rating_scope).in_place
+    else:  # what is due waits for the worker: the viewers read the ratings as they are
+        services.partie_delete(partie=evening[0], user=owner)
     carl = Player.objects.get(club=season.league.club, name="Carl")
     standings = reverse("season_detail", args=[season.pk])
     player = reverse("player_detail", args=[carl.pk])
@@ -169,6 +163,7 @@ def test_eight_viewers_at_once_after_a_change_all_get_the_same_standings(
     viewer.force_login(member)
     assert pages[standings] == {standings_of(viewer.get(standings).content.decode())}
     assert pages[player] == {main_of(viewer.get(player).content.decode())}
+    work()
     for scope in (season_book(season).rating_scope, club_book(season.league.club).rating_scope):
         assert_rated_once(scope)
         assert_as_rated_afresh(scope)
@@ -178,8 +173,8 @@ def test_eight_games_closing_at_once_each_close_and_are_rated_as_afresh(
     evening, play, season, owner, member
 ):
     """Eight scorers close a game at the same moment: every closing hand is recorded
-    (each rates its game where it comes last, under the lock), and the ratings read
-    after are those of rating the games again from the first."""
+    (each writes what is due), and once the worker has run the ratings are those of
+    rating the games again from the first."""
     pairs = [("Anna", "Ben"), ("Carl", "Dora"), ("Ben", "Carl"), ("Dora", "Anna")] * 2
     parties = [play(pair, []) for pair in pairs]
 
@@ -191,22 +186,35 @@ def test_eight_games_closing_at_once_each_close_and_are_rated_as_afresh(
     viewer = Client()
     viewer.force_login(member)
     assert viewer.get(reverse("season_detail", args=[season.pk])).status_code == 200
+    work()
     for scope in (season_book(season).rating_scope, club_book(season.league.club).rating_scope):
-        ratings.ensure(scope)
+        assert_rated_once(scope)
+        assert_as_rated_afresh(scope)
+
+
+def test_eight_workers_at_once_rate_each_club_once_as_afresh(evening, season, owner):
+    services.partie_delete(partie=evening[0], user=owner)
+    services.hand_edit(partie=evening[2], number=1, hand=G(80, knocker="Carl"), user=owner)
+    rated: list[int] = []
+
+    together(lambda n: rated.append(outbox.rate_due()))
+
+    assert sum(rated) == 1  # one worker rated the club; the others found it held or done
+    assert outbox.rate_due() == 0
+    for scope in (season_book(season).rating_scope, club_book(season.league.club).rating_scope):
         assert_rated_once(scope)
         assert_as_rated_afresh(scope)
 
 
 def test_a_rating_under_way_holds_back_no_partie_started_in_the_club(evening, club, owner):
-    """A season rated again takes a while under its lock; a partie started in the club
-    meanwhile (its row refers to the club) is stored at once, not after it."""
-    scope = club_book(club).rating_scope
+    """The worker rates a club under its row lock for a while; a partie started in the
+    club meanwhile (its row refers to the club) is stored at once, not after it."""
     held, done = threading.Event(), threading.Event()
 
     def rate() -> None:
         try:
             with transaction.atomic():
-                scope.lock()
+                Club.all_objects.select_for_update(no_key=True).get(pk=club.pk)  # the worker's
                 held.set()
                 done.wait(timeout=30)
         finally:

@@ -21,7 +21,7 @@ from scorekeeper.league import selectors
 from scorekeeper.league import services as league_services
 from scorekeeper.table import services
 from scorekeeper.table.models import Partie
-from tests.league.conftest import G, K, confirm, moved
+from tests.league.conftest import G, K, confirm, moved, work
 
 pytestmark = pytest.mark.django_db
 
@@ -98,9 +98,10 @@ def test_the_season_document_reads_back_into_the_standings_of_the_database(full,
 
 
 def test_a_season_that_counts_only_some_kinds_exports_only_those(full, tmp_path):
-    full.kinds = ["chouette", "three_player"]
-    full.min_games = 2
-    full.save()
+    league_services.season_settings_change(
+        season=full, kinds=["chouette", "three_player"], min_games=2
+    )
+    work()
 
     text = export(full)
 

@@ -1,6 +1,6 @@
-"""Ratings carried forward: whatever happened to the season's parties, the ratings read
-are those of rating its games afresh in playing order (RULES.md §11), and a game closed
-last rates that game alone."""
+"""Ratings carried forward: whatever happened to the season's parties, once the worker
+has done what the change made due, the ratings read are those of rating its games
+afresh in playing order (RULES.md §11); a game closed last rates that game alone."""
 
 import json
 from dataclasses import replace
@@ -8,15 +8,16 @@ from datetime import timedelta
 
 import pytest
 
-from scorekeeper.engine import Rating
+from scorekeeper.engine import LeaguePoints, Rating
 from scorekeeper.engine.record import record_json
 from scorekeeper.engine.season import parse_season, season_standings, standings_json
 from scorekeeper.league import ratings, selectors
+from scorekeeper.league import services as league_services
 from scorekeeper.league.models import CurrentRating, PlayerRating, RatedGame
 from scorekeeper.table import services
 from scorekeeper.table.models import ClosedGame
 from scorekeeper.table.selectors import partie_record
-from tests.league.conftest import G, K, moved
+from tests.league.conftest import G, K, moved, work
 
 pytestmark = pytest.mark.django_db
 
@@ -49,27 +50,24 @@ def test_the_ratings_read_are_those_rated_afresh(evening, season):
 def test_a_game_closed_last_rates_that_game_alone(evening, season, play):
     read(season)
     before = rated(season)
-    player_ratings = PlayerRating.objects.count()
+    player_ratings = PlayerRating.objects.filter(season=season).count()
 
     play(["Ben", "Dora"], [G(90, knocker="Ben")])
     assert read(season) == afresh(season)
 
     assert rated(season)[:-1] == before  # the earlier games keep their ratings, untouched
     assert rated(season)[-1][1] == len(before) + 1
-    assert PlayerRating.objects.count() == player_ratings + 2  # its two players
+    assert PlayerRating.objects.filter(season=season).count() == player_ratings + 2
 
 
-def test_the_hand_that_closes_a_game_last_rates_it_before_anyone_reads_the_ratings(
+def test_the_worker_rates_a_game_closed_last_for_the_season_and_the_club_from_its_place(
     evening, season, play, club
 ):
-    read(season)
-    ratings.ensure(selectors.club_book(club).rating_scope)
     before, club_games = rated(season), RatedGame.objects.filter(club=club).count()
 
     partie = play(["Ben", "Dora"], [G(90, knocker="Ben")])  # today: last in the order
 
-    # The close rated it, for the season and the club's all-time ratings, in its
-    # transaction: nothing was read since.
+    # The worker rated it after the close, for the season and the club's all time.
     game = ClosedGame.objects.get(partie=partie)
     assert rated(season)[:-1] == before
     assert RatedGame.objects.get(season=season, game=game).seq == len(before) + 1
@@ -81,10 +79,12 @@ def test_the_hand_that_closes_a_game_last_rates_it_before_anyone_reads_the_ratin
 def test_a_partie_deleted_at_the_start_and_restored_rates_again_from_there(evening, season, owner):
     read(season)
     services.partie_delete(partie=evening[0], user=owner)
+    work()
     assert read(season) == afresh(season)
     assert "Anna" in [line["player"] for line in read(season)["standings"]]
 
     services.partie_restore(partie=evening[0], user=owner)
+    work()
     assert read(season) == afresh(season)
 
 
@@ -100,7 +100,10 @@ def test_a_game_closing_in_a_partie_started_earlier_rates_the_later_games_again(
 
     services.hand_record(partie=early, hand=G(90, knocker="Ben"), user=owner)
 
-    assert rated(season) == kept  # not in its transaction: once it is committed, or on a read
+    assert rated(season) == kept  # not in its transaction: by the worker
+    assert read(season) == read(season)  # nor by a read
+    assert rated(season) == kept
+    work()
     assert read(season) == afresh(season)
     assert [seq for _, seq in rated(season)] == [1, 2]
     assert rated(season)[1][0] != kept[0][0]  # Carl's game, rated again after Ben's
@@ -109,6 +112,7 @@ def test_a_game_closing_in_a_partie_started_earlier_rates_the_later_games_again(
 def test_an_edited_hand_rates_its_game_and_the_later_ones_again(evening, season, owner):
     read(season)
     services.hand_edit(partie=evening[1], number=2, hand=K(1, 11, knocker="Ben"), user=owner)
+    work()
     assert read(season) == afresh(season)
 
 
@@ -124,8 +128,9 @@ def test_a_rename_changes_no_rating(evening, season, owner):
 
 def test_lines_read_before_any_rating_carry_the_names_and_the_default_rating(evening, season):
     book = selectors.season_book(season)
-    before = selectors.book_lines(book)  # nothing rated yet: no stored rating joined
-    ratings.ensure(book.rating_scope)
+    CurrentRating.objects.filter(season=season).delete()
+    before = selectors.book_lines(book)  # nothing rated: no stored rating joined
+    ratings.rate_from(book.rating_scope, None)
     after = selectors.book_lines(book)
 
     assert {line.player for line in before.values()} == {"Anna", "Ben", "Carl", "Dora"}
@@ -144,17 +149,18 @@ def test_a_merge_rates_the_merged_players_games_again(season, play, owner):
     anna = first.seats.get(position=0).player
 
     services.player_merge(keep=anna, gone=second.seats.get(position=0).player, user=owner)
+    work()
 
     assert read(season) == afresh(season)
     assert [line["player"] for line in read(season)["standings"]].count("Anna") == 1
 
 
-def test_the_seasons_kinds_and_points_change_its_standings_at_once(evening, season):
-    read(season)
-    season.kinds = ["two_player"]
-    season.points_loss = -1
-    season.save()
+def test_the_seasons_kinds_and_points_change_its_standings_once_rated(evening, season):
+    league_services.season_settings_change(
+        season=season, kinds=["two_player"], points=LeaguePoints(win=2, shutout_win=3, loss=-1)
+    )
+    work()
     assert read(season) == afresh(season)
-    season.kinds = []
-    season.save()
+    league_services.season_settings_change(season=season, kinds=[])
+    work()
     assert read(season) == afresh(season)

@@ -1,7 +1,7 @@
 """The ratings follow whatever changes which games a season counts without changing a
 game: an assignment to another season, a game confirmed (a season of confirmed games
-only). After each, the stored ratings are those of rating the counted games afresh, in
-their places."""
+only). After each, once the worker has run, the stored ratings are those of rating the
+counted games afresh, in their places."""
 
 from datetime import timedelta
 
@@ -16,7 +16,7 @@ from scorekeeper.table import services
 from scorekeeper.table.models import ClosedGame
 from scorekeeper.table.services import confirmations
 from tests.clubs.conftest import join
-from tests.league.conftest import G, moved
+from tests.league.conftest import G, moved, work
 
 pytestmark = pytest.mark.django_db
 
@@ -30,13 +30,12 @@ def stored(scope: ratings.Scope) -> dict[int, tuple[float, float, int]]:
 def assert_rated_as_afresh(season) -> None:
     """The season's games rated in their places, with the ratings of rating them again."""
     scope = selectors.season_book(season).rating_scope
-    selectors.season_table(season)  # the page rates what it must
+    work()
     games = list(scope.games.order_by(*ratings.ORDER).values_list("pk", flat=True))
     rated = RatedGame.objects.filter(**scope.key).order_by("seq")
     assert list(rated.values_list("game_id", "seq")) == [(g, n) for n, g in enumerate(games, 1)]
     kept = stored(scope)
-    rated.delete()
-    ratings.ensure(scope)
+    ratings.rate_from(scope, None)
     assert stored(scope) == kept
 
 
@@ -70,8 +69,7 @@ def test_a_game_confirmed_in_the_middle_of_the_season_rates_from_its_place(
         join(club, user, Role.MEMBER)
         services.player_link(player=services.player_add(club=club, name=name, owner=owner),
                              user=user)  # fmt: skip
-    season.confirmed_games_only = True
-    season.save()
+    league_services.season_settings_change(season=season, confirmed_games_only=True)
     parties = [play([a, b], [G(90, knocker=a)]) for a, b in
                [("Carl", "Dora"), ("Anna", "Ben"), ("Carl", "Eva"), ("Dora", "Eva")]]  # fmt: skip
     for days, partie in enumerate(parties):
@@ -87,9 +85,7 @@ def test_a_game_confirmed_in_the_middle_of_the_season_rates_from_its_place(
     assert RatedGame.objects.filter(season=season).count() == 4
 
 
-def test_a_closing_game_is_rated_for_each_open_season_that_counts_its_partie(
-    season, play, django_assert_num_queries
-):
+def test_a_closing_game_is_rated_for_each_open_season_that_counts_its_partie(season, play):
     cup = league_services.season_create(
         league=season.league, name="Cup", starts_on=season.starts_on, ends_on=season.ends_on
     )
@@ -100,8 +96,13 @@ def test_a_closing_game_is_rated_for_each_open_season_that_counts_its_partie(
     both = play(["Anna", "Ben"], [G(90, knocker="Anna")])
     cup_only = play(["Carl", "Dora"], [G(90, knocker="Carl")])
     league_services.partie_season_assign(partie=cup_only, season=cup)
+    work()
 
-    assert selectors.seasons_counting(both) == [season, cup]
-    # The open seasons, the club's assignments once, then one probe a season.
-    with django_assert_num_queries(4):
-        assert selectors.seasons_counting(cup_only) == [cup]
+    def rated_games(season):
+        return set(RatedGame.objects.filter(season=season).values_list("game__partie", flat=True))
+
+    assert rated_games(season) == {both.pk}
+    assert rated_games(cup) == {both.pk, cup_only.pk}
+    assert rated_games(ended) == set()  # closed: its standings were kept at its close
+    assert_rated_as_afresh(season)
+    assert_rated_as_afresh(cup)

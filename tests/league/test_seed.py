@@ -19,6 +19,7 @@ pytestmark = pytest.mark.django_db
 
 def test_a_seeded_season_stands_as_its_records_do():
     call_command("seed_league", players=12, parties=60, stdout=io.StringIO())
+    call_command("worker", until_idle=True)
     season = Season.objects.get()
     parties = selectors.season_parties(season).order_by("started_at", "id")
     assert parties.count() == 60

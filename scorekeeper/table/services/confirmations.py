@@ -41,9 +41,9 @@ from ..models import (
     Partie,
     Player,
     ResultConfirmation,
+    ResultsChange,
 )
 from ..selectors import unanswerable
-from ..signals import games_changed
 from .results import locked_games
 
 State = ResultConfirmation.State
@@ -147,7 +147,7 @@ def _answer(game: ClosedGame, user: AbstractBaseUser, state: str, note: str) -> 
     if note:
         after["note"] = note
     HandChange.objects.create(partie=partie, action=action, user=user, after=after)
-    games_changed.send(sender=Partie, club_id=partie.club_id)  # what counts, maybe
+    ResultsChange.record(partie.club_id, partie.started_at)  # what counts, maybe
     return answered
 
 
@@ -203,7 +203,7 @@ def game_decide(*, game: ClosedGame, user: AbstractBaseUser, reason: str) -> Han
         )
         for a in settled
     )
-    games_changed.send(sender=Partie, club_id=partie.club_id)  # it counts now, maybe
+    ResultsChange.record(partie.club_id, partie.started_at)  # it counts now, maybe
     before = {
         "game": game.number,
         "disputed": [_answer_record(a) for a in disputes],
@@ -258,7 +258,7 @@ def game_unlock(*, game: ClosedGame, user: AbstractBaseUser) -> HandChange:
     ResultConfirmation.objects.bulk_create(
         ResultConfirmation(game_id=game.pk, player=a.player, asked_at=a.asked_at) for a in answers
     )
-    games_changed.send(sender=Partie, club_id=partie.club_id)  # asked again: not counted
+    ResultsChange.record(partie.club_id, partie.started_at)  # asked again: not counted
     return HandChange.objects.create(
         partie=partie,
         action=HandChange.Action.UNLOCKED,

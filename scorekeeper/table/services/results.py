@@ -8,10 +8,10 @@ what the league derived from it (its ratings, its players' answers) stays good. 
 that changed gets new rows under a new key, and whatever was derived from the old ones
 goes with them: its players linked to an account are asked to confirm it anew
 (``ResultConfirmation``). A change that would alter or remove a game its players all
-confirmed (a locked game) is refused with ``GameLocked``. Games closed and none
-changed are announced (``signals.games_closed``): the league rates them at once. Games
-taken away or given new keys are announced too (``signals.games_changed``): the league
-rates again what came after them, once the change is committed.
+confirmed (a locked game) is refused with ``GameLocked``. Every change of a club's
+closed games (closed, changed, taken away, given new keys) writes a ``ResultsChange``
+from its partie's start, in the same transaction: the league's worker rates again what
+comes after it in playing order.
 """
 
 from __future__ import annotations
@@ -29,9 +29,9 @@ from ..models import (
     Player,
     PlayerResult,
     ResultConfirmation,
+    ResultsChange,
     SettlementLine,
 )
-from ..signals import games_changed, games_closed
 
 GameRows = tuple[ClosedGame, list[PlayerResult], list[SettlementLine]]
 
@@ -67,10 +67,8 @@ def partie_results_store(
         raise GameLocked(locked[0])
     ClosedGame.objects.filter(partie=partie, number__in=gone).delete()
     games_save([rows for number, rows in wanted.items() if number in gone or number not in stored])
-    if gone:
-        games_changed.send(sender=Partie, club_id=partie.club_id)
-    elif any(number not in stored for number in wanted):
-        games_closed.send(sender=Partie, partie=partie)
+    if gone or any(number not in stored for number in wanted):
+        ResultsChange.record(partie.club_id, partie.started_at)
 
 
 def locked_games(partie: Partie, numbers: Iterable[int] | None = None) -> list[int]:
@@ -95,7 +93,7 @@ def partie_results_drop(*, partie: Partie) -> None:
     PartieStats.objects.filter(partie=partie).delete()
     deleted, _ = ClosedGame.objects.filter(partie=partie).delete()
     if deleted:
-        games_changed.send(sender=Partie, club_id=partie.club_id)
+        ResultsChange.record(partie.club_id, partie.started_at)
 
 
 def games_renew(*, parties: Iterable[int]) -> None:
@@ -120,8 +118,11 @@ def games_renew(*, parties: Iterable[int]) -> None:
         for row in rows:
             row.pk, row.game = None, game
     ResultConfirmation.objects.bulk_create([row for _, rows in kept_answers for row in rows])
-    for club_id in {game.club_id for game in games}:
-        games_changed.send(sender=Partie, club_id=club_id)
+    since: dict[int, object] = {}
+    for game in games:  # each club's, from its earliest game
+        since[game.club_id] = min(since.get(game.club_id, game.started_at), game.started_at)
+    for club_id, started in since.items():
+        ResultsChange.record(club_id, started)
 
 
 def game_rows(

@@ -1,0 +1,53 @@
+"""``python manage.py worker [--until-idle] [--interval SECONDS]``: the league's worker.
+
+It does what the changes of the clubs' games made due (``league.outbox``: their ratings
+rated again), then waits ``--interval`` seconds (1 by default) for more, until stopped
+(Ctrl-C, or SIGTERM from the service manager: the work in hand is finished first, or
+left due). ``--until-idle`` does what is due and exits: tests and scripts use it. One
+line on standard output per club rated, with ``-v 2``.
+
+Run one beside the web server (``make run`` does; see the README's production notes).
+Two at once do no harm: a club is rated by one of them at a time.
+"""
+
+from __future__ import annotations
+
+import signal
+import time
+
+from django.core.management.base import BaseCommand, CommandParser
+from django.db import close_old_connections
+
+from scorekeeper.league import outbox
+
+
+class Command(BaseCommand):
+    help = "Rate what the changes of the clubs' games made due; with --until-idle, then exit."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--until-idle", action="store_true", help="do what is due, then exit")
+        parser.add_argument(
+            "--interval",
+            type=float,
+            default=1.0,
+            metavar="SECONDS",
+            help="how long to wait when nothing is due (default 1)",
+        )
+
+    def handle(self, *, until_idle: bool, interval: float, verbosity: int, **_options) -> None:
+        self.running = True
+        if not until_idle:
+            signal.signal(signal.SIGTERM, self.stop)
+            signal.signal(signal.SIGINT, self.stop)
+        while self.running:
+            rated = outbox.rate_due()
+            if rated and verbosity > 1:
+                self.stdout.write(f"rated {rated} club(s)")
+            if until_idle:
+                return
+            if not rated:
+                time.sleep(interval)
+            close_old_connections()  # one the server closed, or older than CONN_MAX_AGE
+
+    def stop(self, *_signal) -> None:
+        self.running = False
