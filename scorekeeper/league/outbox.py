@@ -6,9 +6,10 @@ club's games changed from its ``since`` on. ``rate_due`` claims a club's rows th
 not done, rates the club's all time and each of its open seasons again once from the
 earliest ``since`` (``ratings.rate_from``), and marks the rows done, all in one
 transaction under the club's row lock. So two workers never rate one club at once (the
-second waits for the lock, then rates from what is due then), and a worker killed
-halfway leaves the rows due, not lost. ``manage.py worker`` runs it in a loop beside the
-web server; ``--until-idle`` does what is due and exits.
+second leaves a club held to the first, whose next round takes what was written
+meanwhile), and a worker killed halfway leaves the rows due, not lost. ``manage.py
+worker`` runs it in a loop beside the web server; ``--until-idle`` does what is due and
+exits.
 
 Rows done are kept a day (``KEPT``): the club's newest row, done or not, is part of its
 board's ETag, so that a board sees the ratings land.
@@ -40,11 +41,6 @@ def rate_due(club_id: int | None = None) -> int:
     if club_id is None:
         ResultsChange.objects.filter(done_at__lt=timezone.now() - KEPT).delete()
     return rated
-
-
-def due(club_id: int) -> bool:
-    """Whether the club has work due: its ratings are those of before a change."""
-    return _due().filter(club_id=club_id).exists()
 
 
 def _due() -> QuerySet[ResultsChange]:

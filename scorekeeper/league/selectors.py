@@ -660,55 +660,51 @@ def season_player_ids(season: Season) -> list[int]:
 
 
 def season_line(season: Season, player: Player, rating: bool = True) -> engine.league.Line | None:
-    """The player's line in the season's standings (None: not listed); a closed
-    season's final line. ``rating`` False: with the default rating, not his (a page that
-    shows none spares rating the season's latest games)."""
+    """The player's line in the season's standings as the season's page, its PDF and CSV
+    show it (None: not listed); a closed season's final line. The page ranks the players
+    with a counted game among themselves (``engine.league.played``): a player without
+    one is listed without a rank, and ranks no one below him. ``rating`` False: with the
+    default rating, not his (a page that shows none)."""
     if season.closed_at is not None:
         table = closed_table(season_close_of(season))
-        return next((row.line for row in table.rows if row.player_id == player.pk), None)
+        return next((row.line for row in table.played_rows if row.player_id == player.pk),
+                    _unranked(table, player))  # fmt: skip
     book = season_book(season)
     line = book_lines(book, [player.pk], rating).get(player.pk)
-    # The players listed before their first closed game count where a line of zeros
-    # does: his own, or one ranked level with his or ahead of it.
-    zeros = line is None or (not book.min_games and line.league_points <= 0)
-    listed = _listed_without_games(book) if zeros else {}
     if line is None:
-        if player.pk not in listed:
-            return None
-        line = engine.league.Line(None, listed[player.pk])
-    if line.games < book.min_games:
+        listed = _listed_without_games(book)
+        return engine.league.Line(None, listed[player.pk]) if player.pk in listed else None
+    if line.games < max(book.min_games, 1):
         return line  # listed after the ranked players, without a rank
-    return line.ranked_as(_rank(book, line, player.pk, listed))
+    return line.ranked_as(_rank(book, line, player.pk))
 
 
-def _rank(book: Book, line: engine.league.Line, pk: int, listed: dict[int, str]) -> int:
-    """The rank of the player's line among the book's ranked lines (``book_standings``),
-    counted without ranking them all: one more than the lines ahead of his on league
-    points, games won and net points, or level on these and ahead on the head-to-head
-    among the players level with him (RULES.md §11)."""
+def _unranked(table: SeasonTable, player: Player) -> engine.league.Line | None:
+    """A closed season's line of a player without a counted game: without a rank."""
+    line = next((row.line for row in table.rows if row.player_id == player.pk), None)
+    return line and line.ranked_as(None)
+
+
+def _rank(book: Book, line: engine.league.Line, pk: int) -> int:
+    """The rank of the player's line among the lines with a counted game (and the
+    season's minimum of games), as ``engine.league.played`` ranks them, counted without
+    ranking them all: one more than the lines ahead of his on league points, games won
+    and net points, or level on these and ahead on the head-to-head among the players
+    level with him (RULES.md §11)."""
     key = (line.league_points, line.won, line.net_points)
     ahead = (
         Q(n_points__gt=key[0])
         | Q(n_points=key[0], n_won__gt=key[1])
         | Q(n_points=key[0], n_won=key[1], n_net__gt=key[2])
     )
-    ranked = _figures(book, book.played).filter(n_games__gte=book.min_games)
+    ranked = _figures(book, book.played).filter(n_games__gte=max(book.min_games, 1))
+    level = Q(n_points=key[0], n_won=key[1], n_net=key[2])
     counts = ranked.aggregate(
-        ahead=Count("player_id", filter=ahead),
-        level=Count("player_id", filter=Q(n_points=key[0], n_won=key[1], n_net=key[2])),
+        ahead=Count("player_id", filter=ahead), level=Count("player_id", filter=level)
     )
-    # The players listed without a counted game: a line of zeros, ranked with the others
-    # where the season ranks every line (no minimum of games).
-    zeros = []
-    if listed and not book.min_games:
-        counted = book.played.filter(player_id__in=list(listed)).values_list("player_id")
-        zeros = sorted(set(listed) - {other for (other,) in counted})
-    rank = 1 + counts["ahead"] + (len(zeros) if key < (0, 0, 0) else 0)
-    level = counts["level"] + (len(zeros) if key == (0, 0, 0) else 0)
-    if level > 1:
-        tied = ranked.filter(n_points=key[0], n_won=key[1], n_net=key[2])
-        ids = list(tied.values_list("player_id", flat=True))
-        ids += zeros if key == (0, 0, 0) else []
+    rank = 1 + counts["ahead"]
+    if counts["level"] > 1:
+        ids = list(ranked.filter(level).values_list("player_id", flat=True))
         names = dict(Player.objects.filter(pk__in=ids).values_list("pk", "name"))
         among = _among(book, [frozenset(names.values())], {n: other for other, n in names.items()})
         rank += sum(1 for name in names.values() if among[name] > among[names[pk]])

@@ -18,6 +18,7 @@ from scorekeeper.table.models import (
     PlayerResult,
 )
 from tests.clubs.test_players import G, games, played, player, season, snapshot  # noqa: F401
+from tests.league.conftest import work
 
 pytestmark = pytest.mark.django_db
 
@@ -63,12 +64,14 @@ def test_an_undo_puts_every_row_back_and_enters_the_gone_player_again(
 ):
     services.player_link(player=player("Ann"), user=member)
     ann = player("Ann")
+    work()
     before = snapshot()
     standings = {row.line.player: row.line for row in season_table(season).rows}
     merge = services.player_merge(keep=player("Anna"), gone=ann, user=scorer)
     assert snapshot() != before
 
     back = services.player_merge_undo(merge=merge, user=scorer)
+    work()
 
     assert (back.pk, back.name, back.user, back.club_id) == (ann.pk, "Ann", member, ann.club_id)
     assert player("Anna").user is None  # she had taken Ann's account: it is Ann's again

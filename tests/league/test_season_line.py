@@ -1,7 +1,8 @@
 """A player's line in a season, as his page shows it, is counted for him alone: the same
-line and rank as the whole standings give him, whatever decides it (league points, wins,
+line and rank as the season's page gives him, whatever decides it (league points, wins,
 net points, the head-to-head of the players level with him, the season's minimum of
-games, the players listed before their first closed game)."""
+games); a player listed before his first closed game has no rank and pushes nobody
+down, on either page."""
 
 from dataclasses import replace
 
@@ -32,11 +33,14 @@ def evening(play, season):
 
 
 def every_line(season):
-    """Each player's line from the whole standings, by name; None: not listed."""
-    lines, ids, _pending = selectors.book_standings(selectors.season_book(season))
-    listed = {ids[line.player]: line for line in lines}
+    """Each player's line as the season's page shows it, by name (ranked among those with
+    a counted game; the others without a rank); None: not listed."""
+    table = selectors.season_table(season)
+    shown = {row.player_id: row.line for row in table.played_rows}
+    for row in table.rows:
+        shown.setdefault(row.player_id, row.line.ranked_as(None))
     players = Player.objects.filter(club=season.league.club)
-    return {player.name: listed.get(player.pk) for player in players}
+    return {player.name: shown.get(player.pk) for player in players}
 
 
 def alone(season, rating=True):
@@ -64,6 +68,15 @@ def test_a_players_line_counted_alone_is_his_line_in_the_standings(evening, sett
     if not settings:
         ranks = {name: line.rank for name, line in expected.items()}
         assert ranks["Anna"] < ranks["Ben"]  # level but for their meeting
+
+
+def test_players_listed_without_a_game_push_nobody_down_on_his_page(evening):
+    """The issue's second defect: Eva and Fritz play their first game; Dora, the one
+    player with a lost game, is 4th on the season's page and on her own."""
+    page = {row.line.player: row.line.rank for row in selectors.season_table(evening).played_rows}
+    assert page["Dora"] == 4
+    assert alone(evening)["Dora"].rank == 4
+    assert alone(evening)["Eva"].rank is None and alone(evening)["Eva"].games == 0
 
 
 def test_players_level_on_every_key_share_the_rank(play, season):
