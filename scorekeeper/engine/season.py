@@ -30,6 +30,7 @@ True
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -75,11 +76,12 @@ class SeasonDocument:
     pending: frozenset[tuple[int, int]] = frozenset()
 
 
-def loads(text: str | bytes) -> SeasonDocument:
-    """A season document from JSON text (at most MAX_SEASON_BYTES), read safely;
-    RecordError (one line per problem) otherwise."""
+def loads(text: str | bytes, limit: int | None = MAX_SEASON_BYTES) -> SeasonDocument:
+    """A season document from JSON text (at most ``limit`` bytes: what anyone may send;
+    None: a document of one's own, whatever its size), read safely; RecordError (one line
+    per problem) otherwise."""
     try:
-        data = load_json(text, limit=MAX_SEASON_BYTES, what="season")
+        data = load_json(text, limit=sys.maxsize if limit is None else limit, what="season")
     except JSONTextError as error:
         refusal = RecordError.of_text(error)
         refusal.errors = [f"the season is not valid JSON: {error}"]

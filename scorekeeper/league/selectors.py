@@ -22,6 +22,7 @@ from django.db.models import (
     FilteredRelation,
     Func,
     IntegerField,
+    Max,
     OuterRef,
     Prefetch,
     Q,
@@ -893,9 +894,13 @@ def board_season(club: Club, today: date) -> Season | None:
     assigned = Assignment.objects.filter(partie__club_id=club.pk)
     answers = ResultConfirmation.objects.filter(game__club_id=club.pk)
     changes = ResultsChange.objects.filter(club_id=club.pk)
+    players = Player.objects.filter(club_id=club.pk).order_by()
     return (
         Season.objects.filter(league__club=club, starts_on__lte=today, ends_on__gte=today)
         .annotate(
+            players_changed=Subquery(
+                players.values("club_id").annotate(newest=Max("changed_at")).values("newest")
+            ),
             changes_newest=_aggregate(changes, "MAX"),
             changes_due=_aggregate(changes.filter(done_at=None), "COUNT"),
             games_newest=_aggregate(games, "MAX"),
@@ -924,7 +929,8 @@ def standings_version(season: Season | None) -> tuple:
     every assignment does (services) and every answer or unlock
     (table/services/confirmations.py), so a change to the standings changes this; no
     counter is kept for it. The club's newest ``ResultsChange`` and how many are due
-    change it too: when the worker's ratings land, the board shows them."""
+    change it too: when the worker's ratings land, the board shows them; and the last
+    change of any of its players' rows (``Player.changed_at``): a new name shows."""
     if season is None:
         return ()
     fields = tuple(getattr(season, field.attname) for field in Season._meta.concrete_fields)
@@ -932,7 +938,8 @@ def standings_version(season: Season | None) -> tuple:
     answers = (season.answers_newest, season.answers_count)
     # The worker's work: a change written, and its ratings landed (league.outbox).
     rated = (season.changes_newest, season.changes_due)
-    return (*fields, counted, (season.assigned_newest, season.assigned_count), answers, rated)
+    assigned = (season.assigned_newest, season.assigned_count)
+    return (*fields, counted, assigned, answers, rated, season.players_changed)
 
 
 class SeasonTop(NamedTuple):

@@ -81,6 +81,9 @@ class Player(models.Model):
         help_text=_("The member who plays as this player."),
     )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    # When his row last changed (a new name, an account): a board that shows him reads it,
+    # so that its ETag changes with the name it shows (league.selectors.standings_version).
+    changed_at = models.DateTimeField(_("changed"), auto_now=True)
 
     class Meta:
         verbose_name = _("player")

@@ -19,7 +19,7 @@ from scorekeeper.league import night_services, selectors
 from scorekeeper.league import services as league_services
 from scorekeeper.table import live, services
 from scorekeeper.table.models import Partie
-from tests.league.conftest import G, K
+from tests.league.conftest import G, K, work
 from tests.table.test_live import HTMX, poll, polled_headers
 
 pytestmark = pytest.mark.django_db
@@ -223,6 +223,41 @@ def test_a_changed_season_changes_the_etag(client_owner, url, board, tonight, se
     response = poll(client_owner, url, headers)
 
     assert response.status_code == 200
+
+
+def test_a_rename_of_a_player_off_the_board_changes_the_etag_and_shows(
+    client_owner, url, board, owner, play, season
+):
+    """The issue's third defect: the renamed player's parties are no longer on the board,
+    only his line in the season's table is."""
+    old = play(["Anna", "Ben"], [G(90, knocker="Anna")])
+    Partie.objects.filter(pk=old.pk).update(closed_at=timezone.now() - timedelta(days=2))
+    html, headers = board()
+    assert standings_rows(html) == ["Anna", "Ben"]
+
+    services.player_rename(player=old.seats.get(position=1).player, name="Benno", user=owner)
+
+    response = poll(client_owner, url, headers)
+    assert response.status_code == 200
+    assert standings_rows(response.content.decode()) == ["Anna", "Benno"]
+
+
+def test_the_board_says_when_ratings_are_due_and_changes_when_they_land(
+    client_owner, url, board, owner, play, season
+):
+    old = play(["Anna", "Ben"], [G(90, knocker="Anna")])
+    Partie.objects.filter(pk=old.pk).update(closed_at=timezone.now() - timedelta(days=2))
+    services.hand_edit(partie=old, number=1, hand=G(85, knocker="Anna"), user=owner)
+    response = poll(client_owner, url, {})
+    assert "Ratings are being updated" in response.content.decode()
+    headers = polled_headers(response.content.decode())
+    assert poll(client_owner, url, headers).status_code == 304
+
+    work()
+
+    response = poll(client_owner, url, headers)
+    assert response.status_code == 200
+    assert "Ratings are being updated" not in response.content.decode()
 
 
 # Tonight's tables: numbered, in the engine's words

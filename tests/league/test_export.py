@@ -15,10 +15,12 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from scorekeeper.engine import Hand
-from scorekeeper.engine.record import loads
+from scorekeeper.engine import season as season_module
+from scorekeeper.engine.record import RecordError, loads
 from scorekeeper.engine.season import standings_json
 from scorekeeper.league import selectors
 from scorekeeper.league import services as league_services
+from scorekeeper.league.management.commands import standings as standings_command
 from scorekeeper.table import services
 from scorekeeper.table.models import Partie
 from tests.league.conftest import G, K, confirm, moved, work
@@ -266,3 +268,16 @@ def test_the_document_is_read_in_the_same_queries_for_few_and_many_parties(play,
 
     assert len(document.parties) == 8
     assert len(many) == len(few)
+
+
+def test_a_season_document_larger_than_what_others_may_send_reads_back(full, tmp_path, monkeypatch):
+    """The 20 MB bound guards what others send (``engine.season.loads``); the app's own
+    export of a season of any size is read back by ``standings FILE``."""
+    text = export(full)
+    bound = len(text.encode()) // 2  # the bound made smaller than this document
+    monkeypatch.setattr(season_module.loads, "__defaults__", (bound,))
+    monkeypatch.setattr(standings_command, "MAX_SEASON_BYTES", bound, raising=False)
+    with pytest.raises(RecordError, match="larger than"):
+        season_module.loads(text)  # as an upload would be read
+
+    assert read_back(text, tmp_path) == standings("--season", str(full.pk))

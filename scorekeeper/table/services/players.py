@@ -69,7 +69,7 @@ def player_link(
     if getattr(before, "pk", None) != getattr(user, "pk", None):
         account_change_record(player=player, before=before, after=user, user=by)
     player.user = user
-    player.save(update_fields=["user"])
+    player.save(update_fields=["user", "changed_at"])
     return player
 
 
@@ -146,7 +146,7 @@ def player_rename(*, player: Player, name: str, user: AbstractBaseUser) -> Playe
     player.name = name
     try:
         with transaction.atomic():  # a savepoint: the same name saved at the same moment
-            player.save(update_fields=["name"])
+            player.save(update_fields=["name", "changed_at"])
     except IntegrityError:
         raise PlayerChangeError("name_taken", name=name) from None
     parties = Partie.objects.filter(seats__player=player).values_list("pk", flat=True)

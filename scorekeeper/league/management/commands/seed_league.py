@@ -18,7 +18,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.text import slugify
 
@@ -27,11 +27,35 @@ from scorekeeper.clubs import services as club_services
 from scorekeeper.clubs.models import Club
 from scorekeeper.league import services as league_services
 from scorekeeper.league.seeding import KIND_WEIGHTS, entries_of, play
-from scorekeeper.table.models import Hand, Partie, PartieStats, Player, Seat
+from scorekeeper.table.models import (
+    ClosedGame,
+    Hand,
+    Partie,
+    PartieStats,
+    Player,
+    PlayerResult,
+    ResultsChange,
+    Seat,
+    SettlementLine,
+)
 from scorekeeper.table.services import results
 from scorekeeper.table.services.parties import summary_of
 
 BATCH = 500  # parties written per transaction
+
+
+def analyze(*models) -> None:
+    """``ANALYZE`` the models' tables on PostgreSQL: right after a bulk write it has no
+    statistics on the new rows, and planned the standings' settlement-lines query over
+    them 9 times slower (2.9 s warm at 2,000 players / 20,000 parties, 310 ms after).
+    SQLite plans from its indexes alone."""
+    if connection.vendor != "postgresql":
+        return
+    with connection.cursor() as cursor:
+        for model in models:
+            cursor.execute(f"ANALYZE {connection.ops.quote_name(model._meta.db_table)}")
+
+
 STAKE = Decimal("0.05")
 
 
@@ -69,6 +93,10 @@ class Command(BaseCommand):
             count = min(BATCH, options["parties"] - start)
             hands += self._batch(rng, club, owner, players, count, first, options["days"])
             self.stdout.write(f"  {start + count} parties, {hands} hands", ending="\r")
+        # Written in bulk, past the services: the worker rates the new club from its first
+        # game, and PostgreSQL learns the new rows' statistics before a page plans on them.
+        ResultsChange.record(club.pk)
+        analyze(Partie, Seat, Hand, Player, ClosedGame, PlayerResult, SettlementLine, PartieStats)
         self.stdout.write(
             f"\nseason {season.pk} of {club.name}: {len(players)} players, "
             f"{options['parties']} parties, {hands} hands in {time.perf_counter() - began:.1f} s"

@@ -22,7 +22,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 from django.utils import translation
 
-from scorekeeper.engine.bounds import MAX_SEASON_BYTES, shorten
+from scorekeeper.engine.bounds import shorten
 from scorekeeper.engine.league import Standings
 from scorekeeper.engine.record import RecordError
 from scorekeeper.engine.season import dumps, loads, season_standings, standings_json
@@ -67,8 +67,10 @@ class Command(BaseCommand):
             return
         path = options["file"]
         try:
-            text = read_text(path, options.get("stdin", sys.stdin), MAX_SEASON_BYTES)
-            table = season_standings(loads(text))
+            # The operator's own file (the app's export of a season of any size): no
+            # bound; MAX_SEASON_BYTES guards what others send.
+            text = read_text(path, options.get("stdin", sys.stdin), limit=None)
+            table = season_standings(loads(text, limit=None))
         except OSError as error:
             fail([f"cannot read {path}: {error.strerror or error}"], self)
         except UnicodeDecodeError:

@@ -66,22 +66,23 @@ class Command(BaseCommand):
         write_pdf(render_score_sheet(sheet), options["output"], self)
 
 
-def read_text(path: str, stdin: Any, limit: int = MAX_RECORD_BYTES) -> str:
+def read_text(path: str, stdin: Any, limit: int | None = MAX_RECORD_BYTES) -> str:
     """A file's text, or standard input's for ``-``; a byte order mark is dropped.
 
-    At most ``limit`` bytes are read: a larger input is an OSError that says so, and
-    a text that is not UTF-8 a UnicodeDecodeError."""
+    At most ``limit`` bytes are read (None: all of it): a larger input is an OSError
+    that says so, and a text that is not UTF-8 a UnicodeDecodeError."""
+    size = -1 if limit is None else limit + 1
     if path != "-":
         with open(path, "rb") as file:
-            data = file.read(limit + 1)
+            data = file.read(size)
     else:
         # Bytes where there are any, so the encoding never depends on the locale.
         buffer = getattr(stdin, "buffer", None)
         if buffer is not None:
-            data = buffer.read(limit + 1)
+            data = buffer.read(size)
         else:  # a text stream (tests)
-            data = stdin.read(limit + 1).encode("utf-8", "surrogatepass")
-    if len(data) > limit:
+            data = stdin.read(size).encode("utf-8", "surrogatepass")
+    if limit is not None and len(data) > limit:
         raise OSError(f"it is larger than {limit:,} bytes")
     return data.decode("utf-8-sig")
 
