@@ -15,17 +15,17 @@ from dataclasses import dataclass
 from datetime import date
 from functools import cached_property
 
-from django.db.models import Count, IntegerField, OuterRef, QuerySet, Subquery, Sum
+from django.db.models import Count, IntegerField, OuterRef, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from scorekeeper import engine
 from scorekeeper.formats import number_text
-from scorekeeper.table.models import Partie, PartieStats, Player, PlayerResult
+from scorekeeper.table.models import Partie, Player, PlayerResult
 
 from . import ratings
 from .models import Season
-from .selectors import book_lines, club_book, meetings, season_line
+from .selectors import book_lines, club_book, hand_stats, meetings, season_line
 
 
 def club_players(club_id: int, query: str = "") -> QuerySet[Player]:
@@ -236,7 +236,7 @@ def player_record(player: Player) -> PlayerRecord:
         results=results,
         seasons=_seasons(player),
         opponents=opponents,
-        stats=player_hand_stats(player),
+        stats=hand_stats(book, [player.pk]).get(player.pk, engine.HandStats()),
         chart=RatingChart(tuple(r.ordinal for r in history)) if history else None,
     )
 
@@ -250,15 +250,3 @@ def _seasons(player: Player) -> list[SeasonLine]:
         if line is not None:
             lines.append(SeasonLine(season, line))
     return lines
-
-
-def player_hand_stats(player: Player) -> engine.HandStats:
-    """His hands over every partie: played, won, gins, undercuts, points won."""
-    totals = PartieStats.objects.filter(player=player).aggregate(
-        hands=Sum("hands"),
-        won=Sum("won"),
-        gins=Sum("gins"),
-        undercuts=Sum("undercuts"),
-        points=Sum("points"),
-    )
-    return engine.HandStats(**{key: value or 0 for key, value in totals.items()})

@@ -131,7 +131,7 @@ class Book:
     points: engine.LeaguePoints
     min_games: int
     results: QuerySet[PlayerResult]
-    lines: QuerySet[SettlementLine]
+    settlements: QuerySet[SettlementLine]  # who paid whom in its games (not standings lines)
     parties: QuerySet[Partie]
     stats: QuerySet[PartieStats]
     games: QuerySet[ClosedGame]
@@ -342,7 +342,7 @@ def _among(book: Book, groups: list[frozenset[str]], ids: dict[str, int]) -> dic
     among = {name: 0 for group in groups for name in group}
     tied = list(group_of)
     pairs = (
-        book.lines.filter(payer_id__in=tied, payee_id__in=tied)
+        book.settlements.filter(payer_id__in=tied, payee_id__in=tied)
         .values("payer_id", "payee_id")
         .annotate(points=Sum("points"))
         .order_by()
@@ -370,7 +370,7 @@ def meetings(
     winners = book.results.filter(won=True).annotate(
         lost=FilteredRelation("game__results", condition=Q(game__results__won=False))
     )
-    lines = book.lines
+    lines = book.settlements
     if players is not None:
         players = list(players)
         winners = winners.filter(player_id__in=players, lost__player_id__in=players)

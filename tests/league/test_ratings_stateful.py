@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import contextlib
 import itertools
-import json
 from datetime import timedelta
 
 import pytest
@@ -32,13 +31,11 @@ from hypothesis.stateful import (
 from scorekeeper import engine
 from scorekeeper.clubs import services as club_services
 from scorekeeper.clubs.models import Role
-from scorekeeper.engine.record import record_json
-from scorekeeper.engine.season import parse_season, season_standings, standings_json
+from scorekeeper.engine.season import dumps, loads, season_standings, standings_json
 from scorekeeper.league import ratings, selectors
 from scorekeeper.league import services as league_services
 from scorekeeper.table import services
-from scorekeeper.table.models import ClosedGame, Partie, Player, PlayerMerge
-from scorekeeper.table.selectors import partie_record
+from scorekeeper.table.models import ClosedGame, Player, PlayerMerge
 from scorekeeper.table.services import confirmations
 from scorekeeper.table.services.results import GameLocked
 from tests.clubs.conftest import join
@@ -53,37 +50,10 @@ clubs = itertools.count(1)
 
 
 def afresh(season) -> dict:
-    """The season's standings, counted by the engine from its own document."""
-    parties = selectors.season_parties(season).order_by("started_at", "id")
-    document = json.loads(json.dumps(json.loads(_document(season, parties))))
-    return standings_json(season_standings(parse_season(document)))
-
-
-def _document(season, parties) -> str:
-    """The season as FORMAT.md's document (the app's own export), its pending games
-    named, so that a season of confirmed games counts as the app does."""
-    return json.dumps(
-        {
-            "points": {
-                "win": season.points_win,
-                "shutout_win": season.points_shutout_win,
-                "loss": season.points_loss,
-            },
-            "min_games": season.min_games,
-            "confirmed_games_only": season.confirmed_games_only,
-            "parties": [_record(p) for p in parties],
-        }  # fmt: skip
-    )
-
-
-def _record(partie: Partie) -> dict:
-    record = record_json(partie_record(partie))
-    waiting = ClosedGame.objects.filter(selectors._open("pk"), partie=partie).values_list(
-        "number", flat=True
-    )
-    if waiting:
-        record["pending_games"] = sorted(waiting)
-    return record
+    """The season's standings, counted by the engine from the season's document as the
+    app exports it (``standings --season ID --format season``), read back from its text."""
+    text = dumps(selectors.season_document(season))
+    return standings_json(season_standings(loads(text, limit=None)))
 
 
 class ClubSeason(RuleBasedStateMachine):
