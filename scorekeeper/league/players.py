@@ -25,7 +25,7 @@ from scorekeeper.table.models import Partie, Player, PlayerResult
 
 from . import ratings
 from .models import Season
-from .selectors import book_lines, club_book, hand_stats, meetings, season_line
+from .selectors import book_lines, club_book, hand_stats, meetings, season_lines
 
 
 def club_players(club_id: int, query: str = "") -> QuerySet[Player]:
@@ -242,11 +242,9 @@ def player_record(player: Player) -> PlayerRecord:
 
 
 def _seasons(player: Player) -> list[SeasonLine]:
-    """His line in each season of the club that lists him, newest season first."""
+    """His line in each season of the club that lists him, newest season first, read in
+    as many queries whatever the number of seasons (``season_lines``)."""
     seasons = Season.objects.filter(league__club_id=player.club_id).select_related("league__club")
-    lines = []
-    for season in seasons.order_by("-starts_on", "-pk"):
-        line = season_line(season, player, rating=False)  # the page shows none
-        if line is not None:
-            lines.append(SeasonLine(season, line))
-    return lines
+    seasons = list(seasons.order_by("-starts_on", "-pk"))
+    lines = season_lines(player, seasons)  # the page shows no rating
+    return [SeasonLine(season, lines[season.pk]) for season in seasons if lines[season.pk]]

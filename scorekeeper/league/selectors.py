@@ -160,8 +160,9 @@ def _confirmed_parties() -> Q:
     return ~Q(partie_id__in=ClosedGame.objects.filter(_open("pk")).values("partie_id"))
 
 
-def season_book(season: Season) -> Book:
-    assigned = _assignments(season)
+def season_book(season: Season, assignments: list[tuple[int, int]] | None = None) -> Book:
+    """The season's book; ``assignments``: the club's, read already (``_club_assignments``)."""
+    assigned = _assignments(season, assignments)
     only = season.confirmed_games_only
     confirmed = _confirmed() if only else Q()
     played = PlayerResult.objects.filter(_counted(season, assigned))
@@ -213,24 +214,36 @@ def _book_lines(
     has not confirmed yet (pending), counted in the same ``GROUP BY``: over every game
     the book plays, the figures of the counted ones (all of them, or the confirmed).
     ``rating`` False: each line with the default rating, not his."""
+    counted = _line_rows(book, players)
+    rated = ratings.current_rows(book.rating_scope) if rating else None
+    return {
+        pk: (_line(name, figures, mu, sigma), figures[-1])
+        for pk, *figures, name, mu, sigma in _named(counted, rated)
+    }
+
+
+def _line_rows(book: Book, players: Iterable[int] | None = None) -> QuerySet:
+    """Each player's figures (``player_id`` first), counted in one ``GROUP BY``: games,
+    wins, shutout wins, league points, net points, money and games pending."""
     played = book.played if players is None else book.played.filter(player_id__in=players)
     figures = _figures(book, played).annotate(
         n_shutouts=Count(NEVER_NULL, filter=_of(book, Q(shutout=True))),
         n_money=Sum("money_e4", filter=_of(book), default=0),
         n_pending=Count(NEVER_NULL, filter=_open()),
     )
-    counted = figures.values_list(
+    return figures.values_list(
         "player_id", "n_games", "n_won", "n_shutouts", "n_points", "n_net", "n_money",
         "n_pending",
     )  # fmt: skip
-    Line, Rating = engine.league.Line, engine.Rating
-    return {
-        pk: (Line(None, name, games, won, games - won, shutouts, points, net,
-                  plain_amount(money * MONEY_SCALE),
-                  Rating() if mu is None else Rating(mu, sigma)), pending)
-        for pk, games, won, shutouts, points, net, money, pending, name, mu, sigma
-        in _named(counted, ratings.current_rows(book.rating_scope) if rating else None)
-    }  # fmt: skip
+
+
+def _line(name: str, figures, mu: float | None = None, sigma: float | None = None):
+    """A line of the figures of ``_line_rows`` (without the player's key)."""
+    games, won, shutouts, points, net, money, _pending = figures
+    rating = engine.Rating() if mu is None else engine.Rating(mu, sigma)
+    money = plain_amount(money * MONEY_SCALE)
+    return engine.league.Line(None, name, games, won, games - won, shutouts, points, net, money,
+                              rating)  # fmt: skip
 
 
 def _named(counted: QuerySet, rated: QuerySet | None) -> list[tuple]:
@@ -662,54 +675,115 @@ def season_player_ids(season: Season) -> list[int]:
 
 def season_line(season: Season, player: Player, rating: bool = True) -> engine.league.Line | None:
     """The player's line in the season's standings as the season's page, its PDF and CSV
-    show it (None: not listed); a closed season's final line. The page ranks the players
-    with a counted game among themselves (``engine.league.played``): a player without
-    one is listed without a rank, and ranks no one below him. ``rating`` False: with the
-    default rating, not his (a page that shows none)."""
-    if season.closed_at is not None:
-        table = closed_table(season_close_of(season))
-        return next((row.line for row in table.played_rows if row.player_id == player.pk),
-                    _unranked(table, player))  # fmt: skip
-    book = season_book(season)
-    line = book_lines(book, [player.pk], rating).get(player.pk)
-    if line is None:
-        listed = _listed_without_games(book)
-        return engine.league.Line(None, listed[player.pk]) if player.pk in listed else None
-    if line.games < max(book.min_games, 1):
-        return line  # listed after the ranked players, without a rank
-    return line.ranked_as(_rank(book, line, player.pk))
+    show it (``season_lines``); ``rating`` True: with his rating in the season."""
+    line = season_lines(player, [season])[season.pk]
+    if line is None or not rating or season.closed_at is not None:
+        return line
+    rated = ratings.current_rows(season_book(season).rating_scope).filter(player_id=player.pk)
+    found = rated.values_list("mu", "sigma").first()
+    return line if found is None else replace(line, rating=engine.Rating(*found))
 
 
-def _unranked(table: SeasonTable, player: Player) -> engine.league.Line | None:
-    """A closed season's line of a player without a counted game: without a rank."""
-    line = next((row.line for row in table.rows if row.player_id == player.pk), None)
-    return line and line.ranked_as(None)
+def season_lines(player: Player, seasons: Iterable[Season]) -> dict[int, engine.league.Line | None]:
+    """The player's line in each of the seasons of his club, by season key (None: not
+    listed), with the default rating, as each season's page shows it: the page ranks the
+    players with a counted game among themselves (``engine.league.played``), so a player
+    without one is listed without a rank and ranks no one below him; a closed season's
+    final line. As many queries for one season as for twenty (one more for each season
+    where he is level with others on every key)."""
+    seasons = list(seasons)
+    lines: dict[int, engine.league.Line | None] = {}
+    closed = [season for season in seasons if season.closed_at is not None]
+    if closed:
+        closes = SeasonClose.objects.filter(season__in=closed, reopened_at__isnull=True)
+        kept = {close.season_id: close for close in closes}
+        for season in closed:
+            lines[season.pk] = _final_line(kept[season.pk], player)
+    running = [season for season in seasons if season.closed_at is None]
+    if not running:
+        return lines
+    rows = _club_assignments(running[0].league.club_id)
+    books = {season.pk: season_book(season, rows) for season in running}
+    counted = _union({pk: _line_rows(book, [player.pk]) for pk, book in books.items()})
+    listed = _union({pk: _listed_query(book, player.pk) for pk, book in books.items()
+                     if pk not in counted})  # fmt: skip
+    ranked = {}
+    for pk, book in books.items():
+        if pk in counted:
+            line = _line(player.name, counted[pk][2:])  # after the key and his id
+            lines[pk] = line
+            if line.games >= max(book.min_games, 1):
+                ranked[pk] = line
+        else:  # seated at a table with no closed game yet: listed, no line
+            lines[pk] = engine.league.Line(None, player.name) if pk in listed else None
+    ahead = _union({pk: _rank_counts(books[pk], line) for pk, line in ranked.items()})
+    for pk, line in ranked.items():
+        _key, above, level = ahead[pk]
+        rank = 1 + above + (_tie_break(books[pk], line, player.pk) if level > 1 else 0)
+        lines[pk] = line.ranked_as(rank)
+    return lines
 
 
-def _rank(book: Book, line: engine.league.Line, pk: int) -> int:
-    """The rank of the player's line among the lines with a counted game (and the
-    season's minimum of games), as ``engine.league.played`` ranks them, counted without
-    ranking them all: one more than the lines ahead of his on league points, games won
-    and net points, or level on these and ahead on the head-to-head among the players
-    level with him (RULES.md §11)."""
-    key = (line.league_points, line.won, line.net_points)
-    ahead = (
-        Q(n_points__gt=key[0])
-        | Q(n_points=key[0], n_won__gt=key[1])
-        | Q(n_points=key[0], n_won=key[1], n_net__gt=key[2])
-    )
+def _final_line(close: SeasonClose, player: Player) -> engine.league.Line | None:
+    """His line in a closed season's final standings, as its page shows them (ranked
+    among the players with a counted game), read from the close alone."""
+    standings = documents.standings_from_json(close.final_standings)
+    kept = close.players
+    mine = next((line for line in standings.lines
+                 if kept.get(line.player, {}).get("id") == player.pk), None)  # fmt: skip
+    if mine is None:
+        return None
+    shown = engine.league.played(standings.lines)
+    return next((line for line in shown if line.player == mine.player), mine.ranked_as(None))
+
+
+def _union(parts: dict[int, QuerySet | tuple[str, list]]) -> dict[int, tuple]:
+    """The one row of each part's query by its key, all read in one query (``UNION
+    ALL``): a player's page asks the same of every season."""
+    if not parts:
+        return {}
+    statements, params = [], []
+    for key, part in parts.items():
+        sql, part_params = part if isinstance(part, tuple) else part.query.sql_with_params()
+        statements.append(f"SELECT %s, part.* FROM ({sql}) part")  # noqa: S608 (Django's SQL)
+        params += [key, *part_params]
+    with connection.cursor() as cursor:
+        cursor.execute(" UNION ALL ".join(statements), params)
+        return {row[0]: row for row in cursor.fetchall()}
+
+
+def _listed_query(book: Book, pk: int) -> QuerySet:
+    """The player's seat at a table of the book with no closed game (``_listed_without_games``)."""
+    running = book.parties.filter(state=Partie.State.RUNNING)
+    open_parties = running.filter(~Exists(ClosedGame.objects.filter(partie=OuterRef("pk"))))
+    return Seat.objects.filter(partie__in=open_parties, player_id=pk).values("player_id")[:1]
+
+
+def _rank_counts(book: Book, line: engine.league.Line) -> tuple[str, list]:
+    """How many lines with a counted game (and the season's minimum) are ahead of the
+    line on league points, games won and net points, and how many level with it."""
     ranked = _figures(book, book.played).filter(n_games__gte=max(book.min_games, 1))
-    level = Q(n_points=key[0], n_won=key[1], n_net=key[2])
-    counts = ranked.aggregate(
-        ahead=Count("player_id", filter=ahead), level=Count("player_id", filter=level)
+    sql, params = ranked.values_list("n_points", "n_won", "n_net").query.sql_with_params()
+    points, won, net = line.league_points, line.won, line.net_points
+    statement = (
+        "SELECT SUM(CASE WHEN f.n_points > %s OR (f.n_points = %s AND f.n_won > %s)"
+        " OR (f.n_points = %s AND f.n_won = %s AND f.n_net > %s) THEN 1 ELSE 0 END),"
+        " SUM(CASE WHEN f.n_points = %s AND f.n_won = %s AND f.n_net = %s THEN 1 ELSE 0 END)"
+        f" FROM ({sql}) f"  # noqa: S608 (Django's SQL)
     )
-    rank = 1 + counts["ahead"]
-    if counts["level"] > 1:
-        ids = list(ranked.filter(level).values_list("player_id", flat=True))
-        names = dict(Player.objects.filter(pk__in=ids).values_list("pk", "name"))
-        among = _among(book, [frozenset(names.values())], {n: other for other, n in names.items()})
-        rank += sum(1 for name in names.values() if among[name] > among[names[pk]])
-    return rank
+    ahead = [points, points, won, points, won, net, points, won, net]
+    return statement, [*ahead, *params]
+
+
+def _tie_break(book: Book, line: engine.league.Line, pk: int) -> int:
+    """How many of the players level with him on every key are ahead of him on their
+    head-to-head (RULES.md §11)."""
+    ranked = _figures(book, book.played).filter(n_games__gte=max(book.min_games, 1))
+    level = Q(n_points=line.league_points, n_won=line.won, n_net=line.net_points)
+    ids = list(ranked.filter(level).values_list("player_id", flat=True))
+    names = dict(Player.objects.filter(pk__in=ids).values_list("pk", "name"))
+    among = _among(book, [frozenset(names.values())], {n: other for other, n in names.items()})
+    return sum(1 for name in names.values() if among[name] > among[names[pk]])
 
 
 # Closed seasons

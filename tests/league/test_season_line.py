@@ -8,15 +8,19 @@ from dataclasses import replace
 
 import pytest
 from django.contrib.auth.models import User
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
 
 from scorekeeper.clubs.models import Role
 from scorekeeper.engine import Rating
 from scorekeeper.league import selectors
+from scorekeeper.league import services as league_services
 from scorekeeper.table import services
 from scorekeeper.table.models import ClosedGame, Player
 from scorekeeper.table.services import confirmations
 from tests.clubs.conftest import join
-from tests.league.conftest import G, K
+from tests.league.conftest import G, K, work
 
 pytestmark = pytest.mark.django_db
 
@@ -114,3 +118,35 @@ def test_in_a_season_of_confirmed_games_a_players_line_is_his_line_in_the_standi
 
     assert alone(season) == every_line(season)
     assert alone(season)["Anna"].games == 1
+
+
+def test_the_player_page_makes_as_many_queries_for_five_seasons_as_for_two(evening, owner, client):
+    """Dora (level with nobody) on her page: with the season and a closed one, then
+    with two more of each."""
+    client.force_login(owner)
+    dora = Player.objects.get(club=evening.league.club, name="Dora")
+    url = reverse("player_detail", args=[dora.pk])
+
+    def queries() -> int:
+        with CaptureQueriesContext(connection) as captured:
+            assert client.get(url).status_code == 200
+        return len(captured)
+
+    def season(name: str, closed: bool) -> None:
+        new = league_services.season_create(
+            league=evening.league, name=name, starts_on=evening.starts_on,
+            ends_on=evening.ends_on,
+        )  # fmt: skip
+        work()
+        if closed:
+            league_services.season_close(season=new, user=owner)
+
+    season("Spring", closed=True)
+    two = queries()
+    for name, closed in (("Summer", False), ("Cup", True), ("Winter", False)):
+        season(name, closed)
+    five = queries()
+
+    assert five == two
+    page = client.get(url).content.decode()
+    assert all(name in page for name in ("Spring", "Summer", "Cup", "Winter", evening.name))
