@@ -341,10 +341,14 @@ def book_standings(book: Book) -> Counted:
 def _listed_without_games(book: Book) -> dict[int, str]:
     """The players seated in a partie of the book with no closed game: listed too (a
     partie with a closed game gives each of its players a result)."""
-    running = book.parties.filter(state=Partie.State.RUNNING)
-    open_parties = running.filter(~Exists(ClosedGame.objects.filter(partie=OuterRef("pk"))))
-    seats = Seat.objects.filter(partie__in=open_parties)
+    seats = Seat.objects.filter(partie__in=_yet_to_close(book))
     return dict(seats.values_list("player_id", "player__name"))
+
+
+def _yet_to_close(book: Book) -> QuerySet[Partie]:
+    """The book's parties running without a closed game yet."""
+    running = book.parties.filter(state=Partie.State.RUNNING)
+    return running.filter(~Exists(ClosedGame.objects.filter(partie=OuterRef("pk"))))
 
 
 def _among(book: Book, groups: list[frozenset[str]], ids: dict[str, int]) -> dict[str, int]:
@@ -754,9 +758,8 @@ def _union(parts: dict[int, QuerySet | tuple[str, list]]) -> dict[int, tuple]:
 
 def _listed_query(book: Book, pk: int) -> QuerySet:
     """The player's seat at a table of the book with no closed game (``_listed_without_games``)."""
-    running = book.parties.filter(state=Partie.State.RUNNING)
-    open_parties = running.filter(~Exists(ClosedGame.objects.filter(partie=OuterRef("pk"))))
-    return Seat.objects.filter(partie__in=open_parties, player_id=pk).values("player_id")[:1]
+    seats = Seat.objects.filter(partie__in=_yet_to_close(book), player_id=pk)
+    return seats.values("player_id")[:1]
 
 
 def _rank_counts(book: Book, line: engine.league.Line) -> tuple[str, list]:
