@@ -20,7 +20,6 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from django.db import transaction
-from django.db.models import QuerySet
 from django.utils import timezone
 
 from scorekeeper.clubs.models import Club
@@ -43,15 +42,11 @@ def rate_due(club_id: int | None = None) -> int:
     return rated
 
 
-def _due() -> QuerySet[ResultsChange]:
-    return ResultsChange.objects.filter(done_at=None)
-
-
 def _rate_one(club_id: int | None) -> bool:
     """Claim one club with work due that no other worker holds, and do it: whether
     there was one. The club's row lock comes first, its rows after (another worker
     holding the club holds its rows too)."""
-    rows = _due() if club_id is None else _due().filter(club_id=club_id)
+    rows = ResultsChange.due() if club_id is None else ResultsChange.due().filter(club_id=club_id)
     for candidate in list(rows.order_by().values_list("club_id", flat=True).distinct()):
         with transaction.atomic():
             club = (
@@ -61,7 +56,9 @@ def _rate_one(club_id: int | None) -> bool:
             )
             if club is None:
                 continue  # another worker rates it
-            claimed = list(_due().filter(club=club).select_for_update().values_list("pk", "since"))
+            claimed = list(
+                ResultsChange.due().filter(club=club).select_for_update().values_list("pk", "since")
+            )
             if not claimed:
                 continue  # done by another worker since the candidates were read
             _rate_club(club, _earliest(since for _, since in claimed))

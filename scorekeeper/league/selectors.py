@@ -626,7 +626,7 @@ def season_table(season: Season) -> SeasonTable:
 def ratings_due(club_id: int) -> bool:
     """Whether a change of the club's games waits for the worker (``league.outbox``): its
     ratings are those of before it until then."""
-    return ResultsChange.objects.filter(club_id=club_id, done_at=None).exists()
+    return ResultsChange.due().filter(club_id=club_id).exists()
 
 
 def counted_table(season: Season) -> SeasonTable:
@@ -971,6 +971,7 @@ def board_season(club: Club, today: date) -> Season | None:
     assigned = Assignment.objects.filter(partie__club_id=club.pk)
     answers = ResultConfirmation.objects.filter(game__club_id=club.pk)
     changes = ResultsChange.objects.filter(club_id=club.pk)
+    due = ResultsChange.due().filter(club_id=club.pk)
     players = Player.objects.filter(club_id=club.pk).order_by()
     return (
         Season.objects.filter(league__club=club, starts_on__lte=today, ends_on__gte=today)
@@ -979,7 +980,7 @@ def board_season(club: Club, today: date) -> Season | None:
                 players.values("club_id").annotate(newest=Max("changed_at")).values("newest")
             ),
             changes_newest=_aggregate(changes, "MAX"),
-            changes_due=_aggregate(changes.filter(done_at=None), "COUNT"),
+            changes_due=_aggregate(due, "COUNT"),
             games_newest=_aggregate(games, "MAX"),
             games_count=_aggregate(games, "COUNT"),
             assigned_newest=_aggregate(assigned, "MAX"),

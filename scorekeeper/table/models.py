@@ -659,6 +659,11 @@ class ResultsChange(models.Model):
         """The row a change writes, in its own transaction."""
         return cls.objects.create(club_id=club_id, since=since)
 
+    @classmethod
+    def due(cls) -> models.QuerySet[ResultsChange]:
+        """The rows the worker has not done yet (read by the partial index)."""
+        return cls.objects.filter(done_at=None)
+
 
 MONEY_SCALE = Decimal("0.0001")
 

@@ -9,6 +9,7 @@ from unittest import mock
 
 import pytest
 from django.core.management import call_command
+from django.core.management.base import CommandError
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
@@ -16,7 +17,7 @@ from scorekeeper.league import outbox, ratings, selectors
 from scorekeeper.league import services as league_services
 from scorekeeper.league.models import CurrentRating, RatedGame
 from scorekeeper.table import services
-from scorekeeper.table.models import Hand, ResultsChange
+from scorekeeper.table.models import ResultsChange
 from tests.league.conftest import G, K, moved, work
 from tests.league.test_ratings import afresh, read
 
@@ -159,4 +160,9 @@ def test_a_partie_moved_earlier_is_rated_again_from_its_new_place(season, play):
     first = play(["Carl", "Anna"], [G(90, knocker="Carl")])
     moved(first, season.starts_on)
     assert read(season) == afresh(season)
-    assert Hand.objects.count() == 2
+
+
+@pytest.mark.parametrize("interval", ["0", "-1", "nan", "99999"])
+def test_the_worker_refuses_an_interval_it_cannot_wait(interval):
+    with pytest.raises(CommandError, match="--interval: seconds from more than 0 to 3600"):
+        call_command("worker", "--interval", interval)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import signal
 import time
 
-from django.core.management.base import BaseCommand, CommandParser
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import close_old_connections
 
 from scorekeeper.league import outbox
@@ -35,6 +35,8 @@ class Command(BaseCommand):
         )
 
     def handle(self, *, until_idle: bool, interval: float, verbosity: int, **_options) -> None:
+        if not 0 < interval <= 3600:
+            raise CommandError(f"--interval: seconds from more than 0 to 3600, not {interval:g}")
         self.running = True
         if not until_idle:
             signal.signal(signal.SIGTERM, self.stop)
