@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import itertools
 import operator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -87,44 +88,55 @@ def _rate(
     start: tuple[dict[int, engine.Rating], dict[int, int]],
 ) -> None:
     """Rate ``games`` in order from ``place`` on, the players starting from ``start``
-    (everyone's ratings before ``place``), and keep every player's latest rating."""
+    (everyone's ratings before ``place``), and keep every player's latest rating. The
+    ratings go to the database as they are made: the server files each batch while the
+    next games are rated."""
     results = _results(scope, games)
     ratings_before, places = start  # each player's rating, and the place of his last game
     rater = engine.Rater(ratings_before)
     season, club = (scope.owner.pk, None) if "season" in scope.key else (None, scope.owner.pk)
-    rated, ratings, last = [], [], dict(places)
-    seq = place
-    for game in games:
-        rows = results.get(game)
-        if not rows:
-            continue
-        rated.append((game, season, club, seq))
-        if len(rows) == 2 and rows[1][2] == 1:  # most games: one player against another
-            (_, one, _, rank, _), (_, other, _, other_rank, _) = rows
-            ranking, ranks = ((one,), (other,)), (rank, other_rank)
-        else:
-            ranking, ranks = [], []
-            for _, player, side, rank, _ in rows:  # by side, the winners first
-                if side == len(ranking):
-                    ranking.append([])
-                    ranks.append(rank)
-                ranking[side].append(player)
-        for row, (player, rating) in zip(rows, rater.rate(ranking, ranks), strict=True):
-            ratings.append((row[4], season, club, player, seq, rating.mu, rating.sigma))
-            last[player] = seq
-        seq += 1
-    _insert(RatedGame, ("game_id", "season_id", "club_id", "seq"), rated)
+    rated, last = [], dict(places)
+
+    def ratings() -> Iterator[tuple]:
+        seq = place
+        for game in games:
+            rows = results.get(game)
+            if not rows:
+                continue
+            rated.append((game, season, club, seq))
+            ranking, ranks = _ranking(rows)
+            for row, (player, rating) in zip(rows, rater.rate(ranking, ranks), strict=True):
+                yield (row[4], season, club, player, seq, rating.mu, rating.sigma)
+                last[player] = seq
+            seq += 1
+
     _insert(
         PlayerRating,
         ("result_id", "season_id", "club_id", "player_id", "seq", "mu", "sigma"),
-        ratings,
+        ratings(),
     )
+    _insert(RatedGame, ("game_id", "season_id", "club_id", "seq"), rated)
     CurrentRating.objects.filter(**scope.key).delete()
     _insert(
         CurrentRating,
         ("player_id", "season_id", "club_id", "mu", "sigma", "seq"),
         [(pk, season, club, r.mu, r.sigma, last[pk]) for pk, r in rater.ratings.items()],
     )
+
+
+def _ranking(rows: list[tuple[int, ...]]) -> tuple[list, list[int]]:
+    """A game's sides in their ranking, the winners first, and each side's rank, from
+    its result rows ``(game, player, side, rank, result)`` in the order of their sides."""
+    if len(rows) == 2 and rows[1][2] == 1:  # most games: one player against another
+        (_, one, _, rank, _), (_, other, _, other_rank, _) = rows
+        return [(one,), (other,)], [rank, other_rank]
+    ranking, ranks = [], []
+    for _, player, side, rank, _ in rows:
+        if side == len(ranking):
+            ranking.append([])
+            ranks.append(rank)
+        ranking[side].append(player)
+    return ranking, ranks
 
 
 def _results(scope: Scope, games: list[int]) -> dict[int, list[tuple[int, ...]]]:
@@ -146,18 +158,21 @@ def _results(scope: Scope, games: list[int]) -> dict[int, list[tuple[int, ...]]]
     return {game: list(group) for game, group in itertools.groupby(found, operator.itemgetter(0))}
 
 
-def _insert(model, fields: tuple[str, ...], rows: list[tuple]) -> None:
+def _insert(model, fields: tuple[str, ...], rows: Iterable[tuple]) -> None:
     """Insert plain rows: by a binary COPY on PostgreSQL (a season rated again is tens
     of thousands of rows), else in bulk. A column empty in the first row (the season's
     or the club's) is left out: NULL in every row."""
-    if not rows:
+    rows = iter(rows)
+    first = next(rows, None)
+    if first is None:
         return
+    rows = itertools.chain((first,), rows)
     if connection.vendor != "postgresql":
         model.objects.bulk_create(
             (model(**dict(zip(fields, row, strict=True))) for row in rows), batch_size=5000
         )
         return
-    kept = [n for n, value in enumerate(rows[0]) if value is not None]
+    kept = [n for n, value in enumerate(first) if value is not None]
     found = [model._meta.get_field(fields[n].removesuffix("_id")) for n in kept]
     names = ", ".join(field.column for field in found)
     pick = operator.itemgetter(*kept)
