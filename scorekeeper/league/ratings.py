@@ -43,7 +43,7 @@ class Scope:
 
     @property
     def key(self) -> dict:
-        return {"season": self.owner} if isinstance(self.owner, Season) else {"club": self.owner}
+        return _key(self.owner)
 
     @property
     def counted_results(self) -> QuerySet[PlayerResult]:
@@ -67,9 +67,14 @@ def rate_from(scope: Scope, since: datetime | None) -> None:
     _rate(scope, place, list(games.values_list("pk", flat=True)), _before(scope, place))
 
 
-def current_rows(scope: Scope) -> QuerySet[CurrentRating]:
-    """Each rated player's latest rating: ``player_id``, ``mu`` and ``sigma``."""
-    return CurrentRating.objects.filter(**scope.key).values_list("player_id", "mu", "sigma")
+def current_rows(owner: Season | Club) -> QuerySet[CurrentRating]:
+    """Each rated player's latest rating in a season or a club's all time:
+    ``player_id``, ``mu`` and ``sigma``."""
+    return CurrentRating.objects.filter(**_key(owner)).values_list("player_id", "mu", "sigma")
+
+
+def _key(owner: Season | Club) -> dict:
+    return {"season": owner} if isinstance(owner, Season) else {"club": owner}
 
 
 def history(scope: Scope, player_id: int) -> dict[int, engine.Rating]:

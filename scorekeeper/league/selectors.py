@@ -215,7 +215,7 @@ def _book_lines(
     the book plays, the figures of the counted ones (all of them, or the confirmed).
     ``rating`` False: each line with the default rating, not his."""
     counted = _line_rows(book, players)
-    rated = ratings.current_rows(book.rating_scope) if rating else None
+    rated = ratings.current_rows(book.owner) if rating else None
     return {
         pk: (_line(name, figures, mu, sigma), figures[-1])
         for pk, *figures, name, mu, sigma in _named(counted, rated)
@@ -683,7 +683,7 @@ def season_line(season: Season, player: Player, rating: bool = True) -> engine.l
     line = season_lines(player, [season])[season.pk]
     if line is None or not rating or season.closed_at is not None:
         return line
-    rated = ratings.current_rows(season_book(season).rating_scope).filter(player_id=player.pk)
+    rated = ratings.current_rows(season).filter(player_id=player.pk)
     found = rated.values_list("mu", "sigma").first()
     return line if found is None else replace(line, rating=engine.Rating(*found))
 

@@ -87,9 +87,9 @@ def test_after_each_change_the_worker_leaves_the_ratings_of_a_fresh_rating(
     work()
     assert read(season) == afresh(season)
     club_scope = selectors.club_book(season.league.club).rating_scope
-    stored = dict(ratings.current_rows(club_scope).values_list("player_id", "mu"))
+    stored = dict(ratings.current_rows(club_scope.owner).values_list("player_id", "mu"))
     ratings.rate_from(club_scope, None)  # the club's all time rated afresh
-    assert dict(ratings.current_rows(club_scope).values_list("player_id", "mu")) == stored
+    assert dict(ratings.current_rows(club_scope.owner).values_list("player_id", "mu")) == stored
 
 
 def test_a_hand_deleted_after_a_game_closed_last_leaves_no_stale_rating(

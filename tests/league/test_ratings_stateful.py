@@ -201,9 +201,9 @@ class ClubSeason(RuleBasedStateMachine):
         stored = standings_json(selectors.season_table(self.season).standings)
         assert stored == afresh(self.season)
         club = selectors.club_book(self.club).rating_scope
-        kept = sorted(ratings.current_rows(club))
+        kept = sorted(ratings.current_rows(club.owner))
         ratings.rate_from(club, None)  # the club's all time rated afresh
-        assert sorted(ratings.current_rows(club)) == kept
+        assert sorted(ratings.current_rows(club.owner)) == kept
 
 
 def test_after_every_random_change_the_stored_figures_are_the_recount():
