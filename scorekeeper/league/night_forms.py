@@ -34,11 +34,19 @@ class NightForm(forms.Form):
     seed = forms.IntegerField(
         min_value=0, max_value=2**31, required=False, widget=forms.HiddenInput
     )
+    # Players at a table still playing are left out of the proposal; these are not.
+    anyway = forms.ModelMultipleChoiceField(
+        label=_("Propose anyway"),
+        queryset=Player.objects.none(),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+    )
 
-    def __init__(self, *args: Any, players: Any, **kwargs: Any):
+    def __init__(self, *args: Any, players: Any, playing: Any = (), **kwargs: Any):
         super().__init__(*args, **kwargs)
         self.fields["present"].queryset = players
         self.fields["present"].label_from_instance = lambda player: player.name
+        self.fields["anyway"].queryset = players.filter(name__in=list(playing))
 
     def clean_present(self) -> list[Player]:
         present = list(self.cleaned_data["present"])

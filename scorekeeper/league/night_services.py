@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import date
+from itertools import combinations
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
@@ -15,10 +16,38 @@ from scorekeeper.table.models import Player
 
 from . import services
 from .models import LeagueNight, NightBye, NightTable, Season
+from .nights import running_tables
 
 
 class RoundError(ValueError):
     """A seating that cannot be started: a name not of the club, a table of one."""
+
+
+class OutsideSeason(RoundError):
+    """A round on a day before the season's first day or after its last."""
+
+
+class StillPlaying(RoundError):
+    """A table of players who sit together at a table of the night still playing:
+    starting it would make them a second running partie."""
+
+    def __init__(self, players: tuple[str, ...], table: NightTable):
+        self.players = players  # the new table's players who play together already
+        self.table = table  # where they play
+        super().__init__(f"{' and '.join(players)} still play round {table.round}")
+
+
+def _still_together(night: LeagueNight, seating: Pairing) -> None:
+    """Refuse (StillPlaying) a table of the seating two of whose players sit together at
+    a running table of the night."""
+    together: dict[tuple[str, ...], NightTable] = {}
+    for table in running_tables(night):
+        for pair in combinations(sorted(table.partie.player_names), 2):
+            together[pair] = table
+    for table in seating.tables:
+        for pair in combinations(sorted(table.players), 2):
+            if pair in together:
+                raise StillPlaying(pair, together[pair])
 
 
 @transaction.atomic
@@ -28,7 +57,12 @@ def night_round_start(
     """Start round ``round`` of the season's night on ``played_on``: one partie per table
     in the season's club, counted for the season, numbered as the tables; the byes
     recorded. The round given is the one the organiser saw as next: a second tap on the
-    same round (a retry, a double tap) starts nothing more."""
+    same round (a retry, a double tap) starts nothing more. Refused, with nothing
+    written: a day outside the season's dates (OutsideSeason), a table of players who
+    play together at a table of the night still running (StillPlaying; checked under
+    the night's lock, so two taps or two organisers cannot both start it)."""
+    if not season.starts_on <= played_on <= season.ends_on:
+        raise OutsideSeason(f"{played_on} is not a day of the season {season}")
     night, _ = LeagueNight.objects.get_or_create(season=season, played_on=played_on)
     night = LeagueNight.objects.select_for_update().get(pk=night.pk)
     last = night.tables.aggregate(last=Max("round"))["last"] or 0
@@ -37,6 +71,7 @@ def night_round_start(
         return night
     if not seating.tables:
         raise RoundError("a round needs at least one table")
+    _still_together(night, seating)
     club = season.league.club
     byes = {p.name: p for p in Player.objects.filter(club=club, name__in=seating.byes)}
     if len(byes) != len(seating.byes):

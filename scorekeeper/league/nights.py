@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from scorekeeper.engine import pairings
 from scorekeeper.engine.pairings import Pair, Pairing
-from scorekeeper.table.models import Player
+from scorekeeper.table.models import Partie, Player, Seat
 
 from .models import LeagueNight, NightBye, NightTable, Season
 from .selectors import season_book, season_table
@@ -40,16 +40,14 @@ class NightRecord:
 
 def night_record(season: Season, night: date) -> NightRecord:
     """The season's closed games, read once: every pair of players with a result in
-    the same partie met there; tonight is the parties started on ``night`` (local).
-    The standing is the season's standings as the standings page shows them; the byes,
-    those recorded on the season's nights."""
-    rows = (
-        season_book(season)
-        .results.values_list(
-            "partie_id", "started_at", "game_id", "game__shutout", "player__name", "won"
-        )
-        .order_by()
-    )
+    the same partie met there, and so did the players of a partie still running (a
+    table still playing is a meeting: Swiss proposes no rematch of it tonight); tonight
+    is the parties started on ``night`` (local). The standing is the season's standings
+    as the standings page shows them; the byes, those recorded on the season's nights."""
+    book = season_book(season)
+    rows = book.results.values_list(
+        "partie_id", "started_at", "game_id", "game__shutout", "player__name", "won"
+    ).order_by()
     seated: dict[int, set[str]] = defaultdict(set)
     tonight: set[int] = set()
     scores: Counter[str] = Counter()
@@ -59,6 +57,15 @@ def night_record(season: Season, night: date) -> NightRecord:
         if timezone.localtime(started).date() == night:
             tonight.add(partie)
             scores[name] += (table.shutout_win if shutout else table.win) if won else table.loss
+    running = Seat.objects.filter(
+        partie__in=book.parties.filter(state=Partie.State.RUNNING)
+    ).values_list("partie_id", "partie__started_at", "player__name")
+    counted = set(seated)  # a running partie with a closed game is counted once
+    for partie, started, name in running.order_by():
+        if partie not in counted:
+            seated[partie].add(name)
+            if timezone.localtime(started).date() == night:
+                tonight.add(partie)
     met: Counter[Pair] = Counter()
     met_tonight: Counter[Pair] = Counter()
     for partie, names in seated.items():
@@ -169,3 +176,35 @@ def night_rounds(season: Season, night: date) -> list[NightRound]:
     for number, name in byes:
         rounds.setdefault(number, NightRound(number, [], [])).byes.append(name)
     return [rounds[number] for number in sorted(rounds)]
+
+
+def still_playing(tables: Iterable[NightTable]) -> dict[str, NightTable]:
+    """Who sits at a table of the night still playing (its partie neither over nor
+    deleted): each name with his table. Such a player is not proposed for the next
+    round until his partie ends, unless the organiser says so."""
+    running = (t for t in tables if t.partie.is_running and t.partie.deleted_at is None)
+    return {name: table for table in running for name in table.partie.player_names}
+
+
+def running_tables(night: LeagueNight) -> list[NightTable]:
+    """The night's tables still playing, with their players, read afresh."""
+    tables = NightTable.objects.filter(
+        night=night, partie__state=Partie.State.RUNNING, partie__deleted_at__isnull=True
+    )
+    return list(tables.select_related("partie").prefetch_related("partie__seats__player"))
+
+
+def last_night(season: Season, before: date) -> LeagueNight | None:
+    """The league's last night before the day, in this season or an earlier one: the
+    first night of a new season offers the players of the last night of the season
+    before."""
+    nights = LeagueNight.objects.filter(season__league_id=season.league_id, played_on__lt=before)
+    return nights.order_by("-played_on", "-id").first()
+
+
+def night_present(night: LeagueNight) -> set[int]:
+    """The players of the night: seated at any of its tables, or on a bye (ids)."""
+    seated = Seat.objects.filter(partie__night_table__night=night).values_list(
+        "player_id", flat=True
+    )
+    return set(seated) | set(night.byes.values_list("player_id", flat=True))

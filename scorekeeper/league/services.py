@@ -228,7 +228,9 @@ def season_start_next(*, season: Season, name: str, starts_on: date, ends_on: da
     """A new season of the same league after ``season``: its dates and name are new, its
     points, games to be ranked, kinds counted, whether only confirmed games count and
     players (everyone who played, or the list chosen from the roster) are those of
-    ``season``."""
+    ``season``. The players carry over: the new season's list is ``season``'s players
+    (those who played in it, where it lists everyone who played), so that a season of
+    everyone who played, nobody having played yet, ticks them at its first night."""
     new = season_create(
         league=season.league,
         name=name,
@@ -240,7 +242,7 @@ def season_start_next(*, season: Season, name: str, starts_on: date, ends_on: da
         confirmed_games_only=season.confirmed_games_only,
         players_from=season.players_from,
     )
-    new.players.set(season.players.all())
+    new.players.set(selectors.season_player_ids(season))
     return new
 
 

@@ -5,10 +5,12 @@ are reads (GET, the seating rides in the address); starting the round is the one
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from scorekeeper.clubs.access import Role
@@ -16,8 +18,8 @@ from scorekeeper.engine.pairings import Pairing, PairingError
 from scorekeeper.table.models import Player
 
 from ..night_forms import NightForm, SeatingForm, seating_text
-from ..night_services import RoundError, night_round_start
-from ..nights import night_pairing, night_rounds
+from ..night_services import OutsideSeason, RoundError, StillPlaying, night_round_start
+from ..nights import last_night, night_pairing, night_present, night_rounds, still_playing
 from ..selectors import season_player_ids
 from .seasons import _season
 
@@ -32,6 +34,7 @@ def league_night(request: HttpRequest, pk: int) -> HttpResponse:
     club_players = Player.objects.filter(club_id=season.league.club_id).order_by("name", "pk")
     names = dict(club_players.values_list("pk", "name"))
     rounds = night_rounds(season, today)
+    playing = still_playing(table for played in rounds for table in played.tables)
     if request.method == "POST":
         seating = SeatingForm(request.POST, players=names)
         if seating.is_valid():
@@ -43,43 +46,118 @@ def league_night(request: HttpRequest, pk: int) -> HttpResponse:
                     played_on=today,
                     round=seating.cleaned_data["round"] or len(rounds) + 1,
                 )
-            except RoundError:
-                seating.add_error(None, SeatingForm.stale)
+            except RoundError as error:
+                seating.add_error(None, _refusal(error, season))
             else:
                 return redirect(reverse("league_night", args=[season.pk]))
-        night = NightForm(players=club_players)
-        return _render(request, season, rounds, night, None, seating, names, status=400)
+        night = NightForm(players=club_players, playing=playing)
+        context = _context(request, season, rounds, playing, night, None, seating, names)
+        return render(request, "league/night.html", context, status=400)
 
-    asked = "method" in request.GET
-    # Ticked at first: the players of tonight's last round, else the season's players.
-    if rounds:
-        last = set(rounds[-1].players)
-        present = [pk for pk, name in names.items() if name in last]
-    else:
-        present = season_player_ids(season)
+    asked = "method" in request.GET and "tick" not in request.GET
     night = NightForm(
-        request.GET if asked else None, players=club_players, initial={"present": present}
+        request.GET if asked else None,
+        players=club_players,
+        playing=playing,
+        initial=_first_ticks(request, season, rounds, playing, names, today),
     )
     proposal: Pairing | None = None
     seating = SeatingForm(request.GET if "tables" in request.GET else None, players=names)
     if seating.is_bound and seating.is_valid():
         proposal = seating.cleaned_data["seating"]
     elif asked and night.is_valid() and not seating.is_bound:
-        data = night.cleaned_data
-        try:
-            proposal = night_pairing(
-                season,
-                [player.name for player in data["present"]],
-                data["method"],
-                seed=data["seed"] or 0,
-                three_player_table=data["three_player_table"],
-                night=today,
-            )
-        except PairingError as error:  # the club's names are distinct: not expected
-            night.add_error(None, str(error))
+        proposal = _propose(season, night, playing, today)
     asked_alone = night.is_bound and not seating.is_bound
     status = 400 if (asked_alone and night.errors) or seating.errors else 200
-    return _render(request, season, rounds, night, proposal, seating, names, status=status)
+    context = _context(request, season, rounds, playing, night, proposal, seating, names)
+    return render(request, "league/night.html", context, status=status)
+
+
+def _propose(season, night: NightForm, playing: dict, today) -> Pairing | None:
+    """The tables for the players ticked, but those still at a table of the night whom
+    the organiser did not tick to propose anyway; None, with the form's error, when
+    fewer than two are left."""
+    data = night.cleaned_data
+    anyway = {player.name for player in data["anyway"]}
+    free = [p.name for p in data["present"] if p.name not in playing or p.name in anyway]
+    if len(free) < 2:
+        night.add_error(None, _("Fewer than two of the players ticked are free: the others "
+                                "are still playing. Tick “Propose anyway” for a player "
+                                "whose partie is done."))  # fmt: skip
+        return None
+    try:
+        return night_pairing(
+            season,
+            free,
+            data["method"],
+            seed=data["seed"] or 0,
+            three_player_table=data["three_player_table"],
+            night=today,
+        )
+    except PairingError as error:  # the club's names are distinct: not expected
+        night.add_error(None, str(error))
+        return None
+
+
+def _first_ticks(request, season, rounds, playing, names, today) -> dict:
+    """What the form shows ticked before it is sent: everyone (``?tick=all``), everyone
+    present last night (``?tick=last_night``); else tonight's last round and those still
+    playing, or before the first round the season's players (a season nobody has played
+    in yet: the players it carried over from the season before)."""
+    tick = request.GET.get("tick")
+    if tick == "all":
+        present = list(names)
+    elif tick == "last_night" and (before := last_night(season, today)) is not None:
+        there = night_present(before)
+        present = [pk for pk in names if pk in there]
+    elif rounds:
+        tonight = set(rounds[-1].players) | set(playing)
+        present = [pk for pk, name in names.items() if name in tonight]
+    else:
+        present = season_player_ids(season) or list(season.players.values_list("pk", flat=True))
+    initial: dict = {"present": present}
+    for key in ("method", "three_player_table"):  # the choices made already stay
+        if tick and key in request.GET:
+            initial[key] = request.GET[key]
+    return initial
+
+
+def _tick_address(request: HttpRequest, tick: str) -> str:
+    """The address that ticks ``tick``'s players, the other choices kept (no JavaScript:
+    the form comes back with the ticks)."""
+    query = QueryDict(mutable=True)
+    for key in ("method", "three_player_table"):
+        if key in request.GET:
+            query[key] = request.GET[key]
+    query["tick"] = tick
+    return f"?{query.urlencode()}#present"
+
+
+def _refusal(error: RoundError, season) -> str:
+    """What the page says when a round cannot start."""
+    if isinstance(error, OutsideSeason):
+        return _outside_season(season)
+    if isinstance(error, StillPlaying):
+        return _(
+            "%(players)s are still playing round %(round)s at table %(table)s: a second "
+            "partie cannot start for them. Propose the tables again."
+        ) % {
+            "players": " – ".join(error.players),
+            "round": error.table.round,
+            "table": error.table.number,
+        }
+    return str(SeatingForm.stale)
+
+
+def _outside_season(season) -> str:
+    return _(
+        "%(season)s runs from %(first)s to %(last)s: a round can be started only on one "
+        "of its days."
+    ) % {
+        "season": season.name,
+        "first": date_format(season.starts_on, "SHORT_DATE_FORMAT"),
+        "last": date_format(season.ends_on, "SHORT_DATE_FORMAT"),
+    }
 
 
 def _other_tables(request: HttpRequest, seed: int) -> str:
@@ -91,18 +169,19 @@ def _other_tables(request: HttpRequest, seed: int) -> str:
     return f"?{query.urlencode()}"
 
 
-def _render(request, season, rounds, night, proposal, seating, names, status=200) -> HttpResponse:
+def _context(request, season, rounds, playing, night, proposal, seating, names) -> dict:
     ids = {name: pk for pk, name in names.items()}
-    carried = {}
     if proposal is not None:
         tables, byes = seating_text(proposal, ids)
         carried = {"tables": tables, "byes": byes}
         seating = SeatingForm(initial=carried | {"round": len(rounds) + 1}, players=names)
         seating.offer_swaps(proposal)
     seed = (night.cleaned_data.get("seed") or 0) if night.is_bound and night.is_valid() else 0
-    context = {
+    today = timezone.localdate()
+    in_season = season.starts_on <= today <= season.ends_on
+    return {
         "season": season,
-        "today": timezone.localdate(),
+        "today": today,
         "rounds": rounds,
         "night": night,
         "proposal": proposal,
@@ -110,9 +189,24 @@ def _render(request, season, rounds, night, proposal, seating, names, status=200
         "next_round": len(rounds) + 1,
         "carry": [
             (key, value)
-            for key in ("present", "method", "three_player_table", "seed")
+            for key in ("present", "method", "three_player_table", "seed", "anyway")
             for value in request.GET.getlist(key)
         ],
         "other_tables": _other_tables(request, seed + 1),
+        "playing": _playing_rows(playing, night),
+        "last_night": last_night(season, today),
+        "tick_all": _tick_address(request, "all"),
+        "tick_last_night": _tick_address(request, "last_night"),
+        "outside_season": None if in_season else _outside_season(season),
     }
-    return render(request, "league/night.html", context, status=status)
+
+
+def _playing_rows(playing: dict, night: NightForm) -> list[tuple]:
+    """Each table of the night still playing, with the "propose anyway" box of each of
+    its players."""
+    boxes = {box.choice_label: box for box in night["anyway"]}
+    tables = list({table.pk: table for table in playing.values()}.values())
+    return [
+        (table, [boxes[name] for name in table.partie.player_names if name in boxes])
+        for table in tables
+    ]

@@ -411,8 +411,15 @@ def season_next(request: HttpRequest, pk: int) -> HttpResponse:
         )
         return redirect(new)
     kinds = [KIND_NAMES[kind] for kind in season.kinds if kind in KIND_NAMES]
-    listed = season.players.count() if season.has_list else None
-    context = {"season": season, "form": form, "kinds": kinds, "listed": listed}
+    carried = len(selectors.season_player_ids(season))  # the new season's list
+    listed = carried if season.has_list else None
+    context = {
+        "season": season,
+        "form": form,
+        "kinds": kinds,
+        "listed": listed,
+        "carried": carried,
+    }
     return render(request, "league/season_next.html", context, status=400 if form.errors else 200)
 
 
