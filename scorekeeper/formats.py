@@ -3,13 +3,16 @@
 A negative number has a real minus sign (−, U+2212, as wide as the plus), never a
 hyphen; where a sign is shown (won +, paid −: a net, a payment, a balance) a positive
 number has a plus. The decimal mark is the active language's: 8,75 in German, 8.75 in
-English. The app has no currency (players settle in whatever they play for), so money
-is a number with the stake's places, at least cents.
+English. A figure shown to fewer places than it has (a rating, points per hand won, a
+rate) is rounded half up, the same either side of zero, as a person rounds on paper:
+29.25 is 29.3, −29.25 is −29.3 (never Python's half to even, 29.2). The app has no
+currency (players settle in whatever they play for), so money is a number with the
+stake's places, at least cents.
 """
 
 from __future__ import annotations
 
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 from typing import TYPE_CHECKING
 
 from django.utils.formats import number_format
@@ -32,6 +35,19 @@ def plain_amount(amount: Decimal | int) -> Decimal:
     return cents if cents == amount else amount.normalize()
 
 
+def rounded(value: int | float | Decimal, places: int) -> Decimal:
+    """The value to ``places`` decimals, half up (away from zero): the one rounding of a
+    number a person reads. A float is taken as the shortest decimal that is that float
+    (29.25, 0.145; not the binary 0.14499999...), which is what a person computing the
+    ratio by hand gets.
+
+    >>> [str(rounded(v, p)) for v, p in ((29.25, 1), (-29.25, 1), (0.125, 2), (2.675, 2))]
+    ['29.3', '-29.3', '0.13', '2.68']
+    """
+    exact = Decimal(repr(value)) if isinstance(value, float) else Decimal(value)
+    return exact.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
+
+
 def number_text(
     value: int | float | Decimal | None,
     *,
@@ -43,7 +59,8 @@ def number_text(
 
     What it is says how it is written: an int as it is (points, boxes); a Decimal is
     money, with its cents ('45.00', '−10.15'); a float in its shortest form ('27.5').
-    ``places`` rounds any of them to that many decimals (a rating: '27.13'). None is
+    ``places`` rounds any of them to that many decimals, half up (``rounded``: a rating
+    '27.13', points per hand won 29.25 to one place '29.3'). None is
     written as nothing. ``localize=False`` keeps the decimal point in every language
     (what a printed sheet showed before it had the reader's mark).
     """
@@ -55,7 +72,7 @@ def number_text(
             return MINUS + text
         return "+" + text if sign and value > 0 else text
     if places is not None:
-        shown = Decimal(value).quantize(Decimal(1).scaleb(-places))
+        shown = rounded(value, places)
     elif isinstance(value, Decimal):
         shown = plain_amount(value)
     elif isinstance(value, float):
@@ -66,6 +83,19 @@ def number_text(
     if shown < 0:
         return MINUS + text
     return "+" + text if sign and shown > 0 else text
+
+
+def percent_text(rate: float | Decimal | None) -> str:
+    """A rate (a share of 1) as a whole percentage, rounded half up: 0.125 is '13 %'; None
+    (no hand yet) is nothing.
+
+    >>> [percent_text(rate) for rate in (0.125, 0.145, 0.0, None)]
+    ['13 %', '15 %', '0 %', '']
+    """
+    if rate is None:
+        return ""
+    exact = Decimal(repr(rate)) if isinstance(rate, float) else Decimal(rate)
+    return number_text(exact * 100, places=0) + " %"
 
 
 def figure_text(column: StandingsColumn, value: Figure, *, localize: bool = True) -> str:

@@ -8,7 +8,7 @@ from django.template import Context, Template
 from django.utils import translation
 
 from scorekeeper.engine.league import COLUMNS
-from scorekeeper.formats import MINUS, figure_text, number_text, plain_amount
+from scorekeeper.formats import MINUS, figure_text, number_text, percent_text, plain_amount
 
 
 @pytest.mark.parametrize(
@@ -57,7 +57,7 @@ def test_no_number_is_written_with_a_hyphen():
     [
         ("en", 27.1349, 2, "27.13"),
         ("de", 27.1349, 2, "27,13"),
-        ("de", -3.25, 1, "−3,2"),  # half to even, as Python rounds
+        ("de", -3.25, 1, "−3,3"),  # half up, away from zero: the same as +3.25
         ("en", -0.04, 1, "0.0"),  # rounded to nothing: no sign
         ("en", 25.0, None, "25"),  # a float in its shortest form
         ("de", 27.5, None, "27,5"),
@@ -69,9 +69,36 @@ def test_places_round_any_number(language, value, places, shown):
         assert number_text(value, places=places) == shown
 
 
+@pytest.mark.parametrize(
+    ("value", "places", "shown"),
+    [
+        (117 / 4, 1, "29.3"),  # points per hand won: 29.25, not Python's 29.2
+        (-117 / 4, 1, "−29.3"),  # the same either side of zero
+        (0.125, 2, "0.13"),
+        (-0.125, 2, "−0.13"),
+        (Decimal("0.125"), 2, "0.13"),
+        (2.675, 2, "2.68"),  # the float nearest 2.675 lies below it: rounded as written
+        (29.24, 1, "29.2"),
+        (4.9449, 1, "4.9"),
+    ],
+)
+def test_a_number_shown_to_fewer_places_is_rounded_half_up(value, places, shown):
+    with translation.override("en"):
+        assert number_text(value, places=places) == shown
+
+
+@pytest.mark.parametrize(
+    ("rate", "shown"), [(1 / 8, "13 %"), (29 / 200, "15 %"), (3 / 8, "38 %"), (0.0, "0 %")]
+)
+def test_a_rate_is_a_whole_percentage_rounded_half_up(rate, shown):
+    assert percent_text(rate) == shown
+    template = Template("{% load league %}{{ rate|percent }}")
+    assert template.render(Context({"rate": rate})) == shown
+
+
 def test_without_localizing_the_decimal_point_stays():
     with translation.override("de"):
-        assert number_text(-27.15, places=1, localize=False) == "−27.1"
+        assert number_text(-27.15, places=1, localize=False) == "−27.2"
 
 
 def test_nothing_is_written_as_nothing():
@@ -85,7 +112,7 @@ def test_the_template_filters_are_the_formatter():
     )
     context = Context({"points": -203, "money": Decimal("-10.15"), "rating": -1.25, "none": None})
     with translation.override("de"):
-        assert template.render(context) == "−203 −10,15 −1,2 −10,15 –"
+        assert template.render(context) == "−203 −10,15 −1,3 −10,15 –"
 
 
 @pytest.mark.parametrize(

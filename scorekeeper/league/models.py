@@ -20,6 +20,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scorekeeper import engine
 from scorekeeper.engine import bounds
+from scorekeeper.formats import number_text
 from scorekeeper.tokens import new_share_token  # noqa: F401 (its migrations name it here)
 
 POINTS = [MinValueValidator(-99), MaxValueValidator(99)]  # league points per game
@@ -364,7 +365,7 @@ class PlayerRating(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.player_id} after #{self.seq}: {self.mu:.2f}/{self.sigma:.2f}"
+        return f"{self.player_id} after #{self.seq}: {_mu_sigma(self)}"
 
 
 class CurrentRating(models.Model):
@@ -398,7 +399,12 @@ class CurrentRating(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.player_id}: {self.mu:.2f}/{self.sigma:.2f}"
+        return f"{self.player_id}: {_mu_sigma(self)}"
+
+
+def _mu_sigma(rating: PlayerRating | CurrentRating) -> str:
+    """A stored rating as the admin lists it: μ/σ to two places, as every page rounds."""
+    return f"{number_text(rating.mu, places=2)}/{number_text(rating.sigma, places=2)}"
 
 
 from .night_models import LeagueNight, NightBye, NightTable  # noqa: E402, F401 (league nights)

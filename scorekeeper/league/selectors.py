@@ -898,27 +898,35 @@ def league_archive(league: League) -> list[PastSeason]:
 
 
 HAND_COLUMNS = (
-    "partie", "started", "kind", "players", "hand", "table", "result", "knocker",
-    "knocker_deadwood", "defender_deadwood", "upcard",
+    "partie", "started", "kind", "players", "night_round", "night_table", "hand", "table",
+    "result", "knocker", "knocker_deadwood", "defender_deadwood", "upcard",
 )  # fmt: skip
 
 
 def season_hands(season: Season):
-    """Every hand of the season's parties as entered, in playing order: one CSV line each."""
+    """Every hand of the season's parties as entered, in playing order: one CSV line each.
+
+    Each hand says where it was played: the league night's round and table of its partie
+    (empty for a partie started on its own), and at a partnership, which of the round's
+    two tables (empty for the kinds played at one table, where every hand's is 1)."""
     hands = (
         Hand.objects.filter(partie__in=season_parties(season))
-        .select_related("partie", "knocker")
+        .select_related("partie__night_table", "knocker")
         .order_by("partie__started_at", "partie_id", "number", "table")
     )
     for hand in hands.iterator(chunk_size=2000):
         partie = hand.partie
+        night = getattr(partie, "night_table", None)
+        tables = engine.session_class(partie.kind).hands_per_entry > 1
         yield (
             partie.pk,
             partie.started_at.date().isoformat(),
             partie.kind,
             " – ".join(partie.summary.get("players", [])),
+            "" if night is None else night.round,
+            "" if night is None else night.number,
             hand.number,
-            hand.table,
+            hand.table if tables else "",
             hand.kind,
             hand.knocker.name if hand.knocker_id else "",
             "" if hand.knocker_deadwood is None else hand.knocker_deadwood,

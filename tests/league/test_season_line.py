@@ -4,6 +4,7 @@ net points, the head-to-head of the players level with him, the season's minimum
 games); a player listed before his first closed game has no rank and pushes nobody
 down, on either page."""
 
+import re
 from dataclasses import replace
 
 import pytest
@@ -150,3 +151,35 @@ def test_the_player_page_makes_as_many_queries_for_five_seasons_as_for_two(eveni
     assert five == two
     page = client.get(url).content.decode()
     assert all(name in page for name in ("Spring", "Summer", "Cup", "Winter", evening.name))
+
+
+def season_rows(client, player):
+    """The cells of each row of the player page's table of seasons, as text."""
+    page = client.get(reverse("player_detail", args=[player.pk])).content.decode()
+    table = re.search(r'<table class="sheet player-seasons">.*?</table>', page, re.S).group()
+    rows = re.findall(r"<tr><th scope=\"row\">.*?</tr>", table, re.S)
+    return [[re.sub(r"<[^>]+>", "", cell).strip()
+             for cell in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row, re.S)]
+            for row in rows]  # fmt: skip
+
+
+@pytest.mark.parametrize("closed", [False, True])
+def test_the_player_page_writes_a_lost_point_with_a_minus_and_no_rank_without_a_game(
+    play, season, owner, client, closed
+):
+    """The issue's defect: Ben's −2 was printed "-2"; Carl, at a table with no closed
+    game yet, has no rank (the season's page lists him without one), open or closed."""
+    season.points_loss = -2
+    season.save(update_fields=["points_loss"])
+    play(["Anna", "Ben"], [G(90, knocker="Anna")])
+    play(["Carl", "Dora"], [K(3, 20, knocker="Carl")])  # running
+    if closed:
+        league_services.season_close(season=season, user=owner)
+    client.force_login(owner)
+    players = {p.name: p for p in Player.objects.filter(club=season.league.club)}
+    name = f"{season.league.name}: {season.name}"
+
+    # Season, Games, Won, Lost, Points, Rank
+    assert season_rows(client, players["Anna"]) == [[name, "1", "1", "0", "3", "1"]]
+    assert season_rows(client, players["Ben"]) == [[name, "1", "0", "1", "−2", "2"]]
+    assert season_rows(client, players["Carl"]) == [[name, "0", "0", "0", "0", "–"]]

@@ -7,9 +7,15 @@ import re
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 from pypdf import PdfReader
 
-from tests.league.conftest import G
+from scorekeeper import engine
+from scorekeeper.engine.pairings import Pairing, Table
+from scorekeeper.league import night_services
+from scorekeeper.table import services
+from scorekeeper.table.models import Player
+from tests.league.conftest import G, K
 from tests.sheets.helpers import text_of
 
 pytestmark = pytest.mark.django_db
@@ -162,6 +168,53 @@ def test_a_german_reader_gets_german_csv_with_decimal_commas(owner, played):
     hands = client.get(reverse("season_hands_csv", args=[played.pk]), HTTP_ACCEPT_LANGUAGE="de")
     header = next(csv.reader(io.StringIO(hands.content.decode()), delimiter=";"))
     assert header[:4] == ["Partie", "Begonnen", "Art", "Spieler"]
+
+
+def test_the_hands_csv_says_where_each_hand_was_played(owner, season, play):
+    """The issue's defect: every hand said table 1. A league night's partie gives its
+    round and table; a partnership's round its two tables; a partie started on its own
+    and the kinds played at one table leave them empty."""
+    seating = Pairing((Table(1, ("Anna", "Ben")), Table(2, ("Carl", "Dora"))))
+    night = night_services.night_round_start(
+        season=season, owner=owner, seating=seating, played_on=timezone.localdate(), round=1
+    )
+    second = night.tables.get(number=2).partie
+    services.hand_record(partie=second, hand=K(3, 20, knocker="Carl"), user=owner)
+    seating = Pairing((Table(1, ("Carl", "Ben")),), byes=("Anna", "Dora"))
+    night = night_services.night_round_start(
+        season=season, owner=owner, seating=seating, played_on=timezone.localdate(), round=2
+    )
+    services.hand_record(
+        partie=night.tables.get(round=2).partie, hand=G(90, knocker="Ben"), user=owner
+    )
+    rounds = [engine.Round((K(3, 20, knocker="Emil"), G(90, knocker="Gus")))]
+    play(["Emil", "Fay", "Gus", "Hal"], rounds, kind="partnership")
+    play(["Ida", "Jo"], [K(5, 27, knocker="Ida")])
+
+    text = client_as(owner).get(reverse("season_hands_csv", args=[season.pk])).content
+    header, *rows = csv.reader(io.StringIO(text.decode()))
+
+    assert header[3:8] == [
+        "Players", "Round (league night)", "Table (league night)", "Hand", "Table (partnership)"
+    ]  # fmt: skip
+    where = [(row[3], row[4], row[5], row[6], row[7]) for row in rows]
+    assert sorted(where) == [
+        ("Carl – Ben", "2", "1", "1", ""),
+        ("Carl – Dora", "1", "2", "1", ""),
+        ("Emil – Fay – Gus – Hal", "", "", "1", "1"),
+        ("Emil – Fay – Gus – Hal", "", "", "1", "2"),
+        ("Ida – Jo", "", "", "1", ""),
+    ]
+
+
+def test_the_player_page_rounds_points_per_hand_won_half_up(owner, club, play):
+    """The issue's defect: 117 points in 4 hands won (29.25) read 29.2, half to even."""
+    play(["Anna", "Ben"], [K(1, 30, knocker="Anna")] * 3 + [K(1, 31, knocker="Anna")])
+    anna = Player.objects.get(club=club, name="Anna")
+
+    page = client_as(owner).get(reverse("player_detail", args=[anna.pk])).content.decode()
+
+    assert "<dt>Points per hand won</dt><dd>29.3</dd>" in page
 
 
 def test_the_owner_starts_a_league_and_a_season(owner, member, club):

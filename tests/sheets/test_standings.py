@@ -151,6 +151,13 @@ def test_a_negative_figure_has_the_minus_sign_of_every_number():
     assert "2 Ben 1 0 1 0 −1 −10 −0.50" in flat(text)  # league points, net points, money
 
 
+def test_points_per_hand_won_are_rounded_half_up_as_people_round():
+    """The issue's defect: 117 points in 4 hands won, 29.25, printed 29.2 (half to even)."""
+    stats = {**STATS, "Ben": HandStats(hands=10, won=4, gins=0, undercuts=1, points=117)}
+    (text,) = pages(render_standings(sheet(stats=stats)))
+    assert " 10 0 1 29.3" in flat(text)
+
+
 def test_a_meeting_reads_wins_dash_losses():
     assert Meeting(3, 1, 120).score == "3–1"
     assert sheet().players == ("Anna", "Ben", "Carl", "Dora")

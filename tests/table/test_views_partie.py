@@ -1,6 +1,7 @@
 """The partie pages for the fixed cast: anonymous, outsider, owner and the share link."""
 
 import json
+import re
 from decimal import Decimal
 
 import pytest
@@ -588,3 +589,16 @@ def test_importing_nothing_asks_for_a_record(client_owner):
     assert response.status_code == 400
     assert response.context["form"].non_field_errors() == ["Paste a game record or choose a file."]
     assert Partie.objects.count() == 0
+
+
+def test_a_hand_line_says_v_in_english_and_gegen_in_german(client_owner, partie, play):
+    """The issue's defect: "Anna 5 v 27" stayed English on a German page."""
+    play(partie, [engine.Hand.knock(5, 27, knocker="Anna"), engine.Hand.gin(90, knocker="Ben")])
+    url = reverse("partie_detail", args=[partie.pk])
+
+    english = client_owner.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    german = client_owner.get(url, HTTP_ACCEPT_LANGUAGE="de").content.decode()
+
+    assert "Anna 5 v 27" in english and "Ben v 90" in english
+    assert "Anna 5 gegen 27" in german and "Ben gegen 90" in german
+    assert " v " not in re.sub(r"<[^>]+>", " ", german)

@@ -14,7 +14,7 @@ from django.utils.translation import gettext, ngettext, pgettext
 
 from scorekeeper.engine import HandStats
 from scorekeeper.engine.league import Line, StandingsColumn
-from scorekeeper.formats import figure_text, number_text
+from scorekeeper.formats import figure_text, number_text, percent_text
 from scorekeeper.vocabulary import kind_name, points_formula
 
 from ..models import Season, SeasonChange
@@ -58,8 +58,8 @@ def sort_link(key: str, label: str, sort: str, descending: bool, short: str = ""
 
 @register.filter
 def percent(rate: float | None) -> str:
-    """A rate as a whole percentage; nothing before the first hand."""
-    return "" if rate is None else f"{round(rate * 100)} %"
+    """A rate as a whole percentage, rounded half up; nothing before the first hand."""
+    return percent_text(rate)
 
 
 @register.simple_tag

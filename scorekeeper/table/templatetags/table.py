@@ -10,7 +10,7 @@ from django.template.base import render_value_in_context
 from django.utils.html import conditional_escape, format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, pgettext
 
 from scorekeeper import engine, vocabulary
 from scorekeeper.formats import number_text
@@ -96,7 +96,8 @@ def line_text(line: engine.Play, roles: engine.Roles | None = None, tables: bool
         text += _value(line.knocker)
         if hand.kind == "knock":
             text += f" {_value(hand.knocker_deadwood)}"
-        text += f" v {_value(hand.defender_deadwood)}"
+        against = pgettext("a knocker's deadwood against the defender's", "v")
+        text += f" {escape(against)} {_value(hand.defender_deadwood)}"  # Anna 2 gegen 9
         if hand.upcard:
             text += f" · {_value(hand.upcard)}"
         if line.score.multiplier > 1:

@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from scorekeeper.clubs.access import Role
+from scorekeeper.formats import number_text
 
 from .. import selectors
 from ..access import evening_for
@@ -86,7 +87,7 @@ def evening_settle(request: HttpRequest, pk: int) -> HttpResponse:
                 "%(amount)s is more than one payment can hold: mark the debts carried in "
                 "from earlier evenings as paid, then settle up."
             )
-            messages.error(request, message % {"amount": refusal.amount})
+            messages.error(request, message % {"amount": number_text(refusal.amount)})
     return redirect(evening)
 
 
