@@ -156,11 +156,9 @@ class RosterJoinForm(forms.Form):
 
 def _join_question(question: NameQuestion) -> str:
     """The question to someone joining whose name is near the roster's ``suggestions``."""
+    if question.new_allowed:  # the choices below say the names
+        return gettext("The roster has a name near yours: choose below whether it is you.")
     names = get_text_list(list(question.suggestions), gettext("or"))
-    if question.new_allowed:
-        return gettext("Are you %(names)s of the roster? Choose, or join as a new player.") % {
-            "names": names
-        }
     return gettext(
         "“%(typed)s” is %(names)s of the roster, or looks the same: choose the player, or "
         "enter another name to join as a new player."
