@@ -80,6 +80,16 @@ def test_joining_links_the_account_to_the_free_roster_player_of_its_name(
     assert Player.objects.filter(club=club).count() == 1
 
 
+def test_an_account_name_is_read_as_a_typed_name_is(
+    django_user_model, club, invitation, anna_weber
+):
+    client = person(django_user_model, "anna.w", "\u2066Anna", "Weber\u200b")  # pasted
+
+    assert client.post(url(invitation)).status_code == 302
+
+    assert joined(club, "anna.w") == anna_weber
+
+
 def test_a_name_he_types_is_the_name_he_is_taken_by(
     django_user_model, club, invitation, anna_weber
 ):

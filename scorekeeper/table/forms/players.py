@@ -14,7 +14,7 @@ from django.utils.text import get_text_list
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from scorekeeper.engine.names import is_same_name, looks_same, near_names
+from scorekeeper.engine.names import cleaned, is_same_name, looks_same, near_names
 from scorekeeper.inputs import NameField
 
 from ..models import Player
@@ -138,7 +138,7 @@ class RosterJoinForm(forms.Form):
         **kwargs: Any,
     ):
         super().__init__(*args, initial={"name": account_name}, **kwargs)
-        self.account_name = account_name
+        self.account_name = cleaned(account_name)  # as a name typed would be
         self.free, self.taken = list(free), list(taken)
         self.question: NameQuestion | None = None
 
