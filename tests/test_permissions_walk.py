@@ -265,8 +265,9 @@ WALKS = [
          post=Ask(Role.OWNER, 302)),
     Walk("invitation_create", slug, post=Ask(Role.OWNER, 302, data=lambda t: {"role": "member"})),
     Walk("invitation_revoke", lambda t: [t.club.slug, t.invitation.pk], post=Ask(Role.OWNER, 302)),
-    Walk("invitation_accept", lambda t: [t.invitation.token], get=PAGE,
-         post=Ask(LOGIN, 302, special=ALREADY_MEMBERS)),
+    # The link shows its club to whoever holds it, logged in or not; joining needs a login.
+    Walk("invitation_accept", lambda t: [t.invitation.token], get=LINKED,
+         post=Ask(LOGIN, 302, special=ALREADY_MEMBERS | {"anonymous": 404, "share": "login"})),
     # The league app
     Walk("league_list", slug, get=READ,
          post=Ask(Role.OWNER, 302, data=lambda t: {"name": "Winter league"})),

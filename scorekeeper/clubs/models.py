@@ -124,6 +124,11 @@ class Membership(models.Model):
         return f"{self.user} ({self.get_role_display()}, {self.club})"
 
 
+def account_name(user) -> str:
+    """How a person is named to others: his account's full name, else its username."""
+    return user.get_full_name().strip() or user.get_username()
+
+
 def new_invitation_token() -> str:
     return secrets.token_urlsafe(24)
 
@@ -173,6 +178,11 @@ class Invitation(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("invitation_accept", args=[self.token])
+
+    @property
+    def inviter_name(self) -> str:
+        """Who made the link, as the invited person reads it ("" for an account gone)."""
+        return account_name(self.created_by) if self.created_by_id else ""
 
     @property
     def refusal(self) -> str | None:

@@ -122,11 +122,12 @@ def invitation_revoke(*, invitation: Invitation) -> Invitation:
     return invitation
 
 
-def invitation_check(*, invitation: Invitation, user: AbstractBaseUser) -> None:
-    """Raise ClubError if ``user`` cannot join through this link (what the page says
-    before he confirms). A member is told he is one, whatever became of the link: it
-    may be the one he joined with."""
-    if Membership.objects.filter(club_id=invitation.club_id, user=user).exists():
+def invitation_check(*, invitation: Invitation, user: AbstractBaseUser | None) -> None:
+    """Raise ClubError if ``user`` (None: someone not logged in yet) cannot join through
+    this link (what the page says before he confirms). A member is told he is one,
+    whatever became of the link: it may be the one he joined with."""
+    members = Membership.objects.filter(club_id=invitation.club_id)
+    if user is not None and members.filter(user=user).exists():
         raise ClubError("member")
     if invitation.club.deleted_at is not None:
         raise ClubError("deleted")

@@ -12,6 +12,8 @@ from collections.abc import Callable
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -19,12 +21,15 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect
 
-from scorekeeper.table.selectors import evenings_in, parties_in
+from scorekeeper.table.forms.players import RosterJoinForm
+from scorekeeper.table.models import Player
+from scorekeeper.table.selectors import evenings_in, parties_in, roster_by_link
+from scorekeeper.table.services.players import PlayerChangeError, roster_join
 
 from . import selectors, services
 from .access import club_of, deleted_club_of
 from .forms import ClubDeleteForm, ClubForm, InvitationForm, RoleForm
-from .models import RESTORE_DAYS, Club, Invitation, Membership, Role
+from .models import RESTORE_DAYS, Club, Invitation, Membership, Role, account_name
 from .services import ClubError
 
 
@@ -159,26 +164,63 @@ def invitation_revoke(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     )
 
 
-@login_required
 @require_http_methods(["GET", "POST"])
 def invitation_accept(request: HttpRequest, token: str) -> HttpResponse:
-    """The page behind an invitation link: what it offers, then joining (POST).
+    """The page behind an invitation link: the club, who invites and the role offered;
+    to someone logged out, sign-up and log-in that come back here; then joining (POST),
+    which puts him on the club's roster (``roster_join``), asking first when his name
+    is near one of its players'.
 
-    A link withdrawn, used or expired says so and changes nothing (410 Gone); for a
-    member of the club already it only says that.
+    A link withdrawn, used or expired says so, names nothing and changes nothing (410
+    Gone); for a member of the club already it only says that.
     """
-    invitations = Invitation.objects.select_related("club").filter(club__deleted_at=None)
-    invitation = get_object_or_404(invitations, token=token)
+    invitations = Invitation.objects.select_related("club", "created_by")
+    invitation = get_object_or_404(invitations.filter(club__deleted_at=None), token=token)
+    user = request.user if request.user.is_authenticated else None
+    if user is None and request.method == "POST":
+        return redirect_to_login(request.get_full_path())
     try:
-        if request.method == "POST":
-            services.invitation_accept(invitation=invitation, user=request.user)
-            return redirect(invitation.club)
-        services.invitation_check(invitation=invitation, user=request.user)
+        services.invitation_check(invitation=invitation, user=user)
     except ClubError as error:
-        context = {"invitation": invitation, "error": error}
-        status = 200 if error.code == "member" else 410
-        return render(request, "clubs/invitation.html", context, status=status)
-    return render(request, "clubs/invitation.html", {"invitation": invitation})
+        return _invitation_refused(request, invitation, error)
+    if user is None:
+        return render(request, "clubs/invitation.html", {"invitation": invitation})
+    return _join(request, invitation, user)
+
+
+def _join(request: HttpRequest, invitation: Invitation, user: AbstractBaseUser) -> HttpResponse:
+    """The join step of a good link: the name he is on the roster under, asked about
+    where unsure; joining (POST) once it is settled."""
+    player = Player.objects.filter(club_id=invitation.club_id, user=user).first()  # back again
+    free, taken = roster_by_link(invitation.club_id)
+    data = request.POST if request.method == "POST" else None
+    form = RosterJoinForm(data, account_name=account_name(user), free=free, taken=taken)
+    if data is not None and (player is not None or form.is_valid()):
+        name = player.name if player is not None else form.cleaned_data["name"]
+        try:
+            joined = roster_join(invitation=invitation, user=user, name=name)
+        except ClubError as error:  # used, withdrawn or expired meanwhile
+            return _invitation_refused(request, invitation, error)
+        except PlayerChangeError as error:
+            form.add_error("name", str(error))
+        else:
+            messages.success(
+                request,
+                _("You joined %(club)s. You play as %(name)s on its roster.")
+                % {"club": invitation.club.name, "name": joined.name},
+            )
+            return redirect(invitation.club)
+    context = {"invitation": invitation, "form": form, "player": player}
+    return render(request, "clubs/invitation.html", context, status=400 if form.errors else 200)
+
+
+def _invitation_refused(
+    request: HttpRequest, invitation: Invitation, error: ClubError
+) -> HttpResponse:
+    """A link that lets him in no more (410), or a member told he is one."""
+    context = {"invitation": invitation, "error": error}
+    status = 200 if error.code == "member" else 410
+    return render(request, "clubs/invitation.html", context, status=status)
 
 
 def _change(

@@ -581,6 +581,17 @@ def roster_names(club_id: int | None) -> list[str]:
     return list(players.values_list("name", flat=True))
 
 
+def roster_by_link(club_id: int) -> tuple[list[str], list[str]]:
+    """The club's players' names, by name: those nobody plays as, and those linked to
+    an account (what someone joining may be, and may not)."""
+    free, taken = [], []
+    for name, user_id in (
+        Player.objects.filter(club_id=club_id).order_by("name").values_list("name", "user_id")
+    ):
+        (free if user_id is None else taken).append(name)
+    return free, taken
+
+
 @dataclass(frozen=True)
 class Footprint:
     """What a merge moves of a player: his parties, closed games and evening transfers."""

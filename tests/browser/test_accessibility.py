@@ -13,6 +13,8 @@ from django.contrib.auth.models import User
 from playwright.sync_api import Page
 
 from scorekeeper import engine
+from scorekeeper.clubs import services as club_services
+from scorekeeper.clubs.models import Role
 from scorekeeper.clubs.services import personal_club
 from scorekeeper.league import services as league_services
 from scorekeeper.table import services
@@ -36,7 +38,8 @@ KINDS = {
 
 def main_pages(owner: User) -> dict[str, str]:
     """The main pages' addresses: home, new partie, a partie of each kind, an evening,
-    the players, the standings, and the login page (checked logged out)."""
+    the players, the standings, an invitation to another's club (checked logged in and
+    out), and the login page (checked logged out)."""
     club = personal_club(owner)
     evening = services.evening_start(owner=owner, name="Thursday", played_on=date(2026, 11, 19))
     pages = {"home": "/", "new partie": "/parties/new/", "evenings": "/evenings/"}
@@ -71,6 +74,10 @@ def main_pages(owner: User) -> dict[str, str]:
     pages["the season's players"] = f"/seasons/{season.pk}/players/"
     pages["the season's settings"] = f"/seasons/{season.pk}/settings/"
     pages["league night"] = f"/seasons/{season.pk}/night/"
+    host = User.objects.create_user("host")
+    gin_club = club_services.club_create(name="Gin Club", owner=host)
+    invitation = club_services.invitation_create(club=gin_club, role=Role.MEMBER, created_by=host)
+    pages["invitation"] = invitation.get_absolute_url()
     return pages
 
 
@@ -93,8 +100,9 @@ def test_the_main_pages_have_no_serious_accessibility_violations(
     for language in ("en", "de"):
         cookie = {"name": "django_language", "value": language, "url": live_server.url}
         page.context.add_cookies([cookie])
-        page.goto("/accounts/login/")
-        if violations := serious_violations(page):
-            found[f"login ({language})"] = violations
+        for name, url in (("login", "/accounts/login/"), ("invitation", pages["invitation"])):
+            page.goto(url)
+            if violations := serious_violations(page):
+                found[f"{name}, logged out ({language})"] = violations
 
     assert not found, json.dumps(found, indent=2, ensure_ascii=False)

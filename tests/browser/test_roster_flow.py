@@ -21,7 +21,12 @@ from scorekeeper.clubs import services as club_services
 from scorekeeper.league import services as league_services
 from scorekeeper.table import services
 from scorekeeper.table.models import Partie, Player, PlayerMerge
-from tests.browser.conftest import PHONE, expect_no_sideways_scroll, screenshot
+from tests.browser.conftest import (
+    PHONE,
+    expect_console_error,
+    expect_no_sideways_scroll,
+    screenshot,
+)
 
 G = engine.Hand.gin
 DESKTOP = {"width": 1280, "height": 800}
@@ -118,6 +123,28 @@ def test_a_typo_at_the_start_form_is_asked_about_and_the_roster_player_chosen(
     partie = Partie.objects.latest("pk")
     assert [seat.player_id for seat in partie.seats.order_by("position")][1] == ben.pk
     assert not Player.objects.filter(name="ben").exists()
+
+
+def test_after_a_near_name_question_another_name_is_added_without_answering_it(
+    browse, club, console_errors
+):
+    """The question about "Karl" (Carl?) stays on the page; typing another name instead
+    and adding it is not blocked by the browser for the old question's unanswered
+    choices, and "Karl" is not entered."""
+    page = browse("en", "360")
+    page.goto(reverse("player_list", args=[club.slug]))
+    name = page.get_by_role("combobox", name="New player's name")
+    name.fill("Karl")
+    page.get_by_role("button", name="Add to the roster").click()
+    expect(page.get_by_text("New player “Karl” — or did you mean Carl?")).to_be_visible()
+
+    name.fill("Xaver")
+    page.get_by_role("button", name="Add to the roster").click()
+
+    expect(page.get_by_text("Xaver is on the roster now.")).to_be_visible()
+    assert Player.objects.filter(club=club, name="Xaver").exists()
+    assert not Player.objects.filter(club=club, name="Karl").exists()
+    expect_console_error(console_errors, "400 (Bad Request)")  # the question's answer: 400
 
 
 @pytest.mark.parametrize("size", SIZES)

@@ -49,3 +49,19 @@ def test_a_good_link_names_its_club(client_of, club, invitation):
 
     assert response.status_code == 200
     assert "<h1>Invitation to Skat Club</h1>" in response.content.decode()
+
+
+@pytest.mark.parametrize("how", ["revoked", "expired", "used"])
+def test_a_dead_link_names_no_club_nor_inviter_to_someone_logged_out(
+    client, club, invitation, django_user_model, how
+):
+    reason = kill(invitation, how, django_user_model.objects.create_user("stranger"))
+
+    response = client.get(reverse("invitation_accept", args=[invitation.token]))
+
+    assert response.status_code == 410
+    page = response.content.decode()
+    assert reason in page
+    assert "<h1>Invitation</h1>" in page
+    assert "Skat Club" not in page and club.slug not in page
+    assert "Invited by" not in page and "?next=" not in page

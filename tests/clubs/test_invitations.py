@@ -4,6 +4,7 @@ by the owner. A link that is no longer good says why and changes nothing."""
 import re
 import threading
 from datetime import timedelta
+from urllib.parse import quote
 
 import pytest
 from django.db import connection
@@ -226,11 +227,54 @@ def test_joining_a_club_deleted_meanwhile_is_refused(club, invitation, outsider)
     assert not Membership.objects.filter(club=club, user=outsider).exists()
 
 
-def test_a_visitor_logs_in_first_and_comes_back_to_the_link(client, invitation):
+def test_a_visitor_sees_the_club_who_invites_and_the_role_with_sign_up_and_log_in(
+    client, invitation
+):
     response = client.get(accept_url(invitation))
+
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "<h1>Invitation to Skat Club</h1>" in page
+    assert "Invited by owner" in page
+    assert "You are invited to join Skat Club as scorer." in page
+    back = f"?next={quote(accept_url(invitation))}"
+    assert f'href="{reverse("signup")}{back}"' in page
+    assert f'href="{reverse("login")}{back}"' in page
+    assert "Join the club" not in page  # that comes once he is logged in
+
+
+def test_the_inviter_is_named_by_his_full_name_and_not_at_all_once_his_account_is_gone(
+    client, invitation, owner
+):
+    owner.first_name, owner.last_name = "Maximiliane", "Hohenzollern-Sigmaringen"
+    owner.save()
+    named = client.get(accept_url(invitation)).content.decode()
+    Invitation.objects.filter(pk=invitation.pk).update(created_by=None)
+    unnamed = client.get(accept_url(invitation)).content.decode()
+
+    assert "Invited by Maximiliane Hohenzollern-Sigmaringen" in named
+    assert "Invited by" not in unnamed
+    assert "You are invited to join Skat Club as scorer." in unnamed
+
+
+def test_a_visitor_who_posts_is_sent_to_log_in_and_back_and_nothing_changes(client, invitation):
+    response = client.post(accept_url(invitation))
 
     assert response.status_code == 302
     assert response.url == f"{reverse('login')}?next={accept_url(invitation)}"
+    invitation.refresh_from_db()
+    assert invitation.is_open
+
+
+def test_a_visitor_logs_in_from_the_link_and_comes_back_to_it(client, invitation, outsider):
+    response = client.post(
+        reverse("login"),
+        {"username": "outsider", "password": PASSWORD, "next": accept_url(invitation)},
+    )
+
+    assert response.status_code == 302
+    assert response.url == accept_url(invitation)
+    assert "Join the club" in client.get(response.url).content.decode()
 
 
 def test_a_newcomer_signs_up_from_the_link_and_lands_back_on_it(client, club, invitation):

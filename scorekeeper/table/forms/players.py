@@ -14,10 +14,11 @@ from django.utils.text import get_text_list
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from scorekeeper.engine.names import is_same_name, looks_same, near_names
+from scorekeeper.engine.names import cleaned, is_same_name, looks_same, near_names
 from scorekeeper.inputs import NameField
 
 from ..models import Player
+from ..services.players import PlayerChangeError
 
 ROSTER_LIST = "roster-names"  # the id of the page's <datalist> of the club's names
 
@@ -107,6 +108,61 @@ class PlayerAddForm(forms.Form):
                 gettext("%(name)s is on the roster already.") % {"name": answered}
             )
         return name
+
+
+class RosterJoinForm(forms.Form):
+    """The name under which someone joining a club through an invitation is on its roster
+    (his account's name unless he types another): the roster's player of that name if
+    nobody plays as him yet, else a new one. Where the name is near a free player's
+    ("anna.weber" and "Anna Weber", "anna" and "Anna"), he is asked whether he is that
+    player or a new one, as the roster asks (``roster_answer``). A name that is, or looks
+    the same as, the name of a player linked to another account is refused: that player
+    is somebody else."""
+
+    name = NameField(
+        label=_("Your name in the club"),
+        max_length=Player._meta.get_field("name").max_length,
+        required=False,
+        help_text=_(
+            "The name the club's roster lists you under: if it has you already, your "
+            "games there become yours."
+        ),
+    )
+
+    def __init__(
+        self,
+        *args: Any,
+        account_name: str,
+        free: Sequence[str] = (),
+        taken: Sequence[str] = (),
+        **kwargs: Any,
+    ):
+        super().__init__(*args, initial={"name": account_name}, **kwargs)
+        self.account_name = cleaned(account_name)  # as a name typed would be
+        self.free, self.taken = list(free), list(taken)
+        self.question: NameQuestion | None = None
+
+    def clean_name(self) -> str:
+        name = self.cleaned_data["name"] or self.account_name
+        plays = [other for other in self.taken if looks_same(name, other)]
+        if plays:
+            raise forms.ValidationError(str(PlayerChangeError("join_taken", name=plays[0])))
+        answered = roster_answer(name, self.free, answer_of(self.data, "name"))
+        if isinstance(answered, NameQuestion):
+            self.question = answered
+            raise forms.ValidationError(_join_question(answered))
+        return answered
+
+
+def _join_question(question: NameQuestion) -> str:
+    """The question to someone joining whose name is near the roster's ``suggestions``."""
+    if question.new_allowed:  # the choices below say the names
+        return gettext("The roster has a name near yours: choose below whether it is you.")
+    names = get_text_list(list(question.suggestions), gettext("or"))
+    return gettext(
+        "“%(typed)s” is %(names)s of the roster, or looks the same: choose the player, or "
+        "enter another name to join as a new player."
+    ) % {"typed": question.typed, "names": names}
 
 
 class PlayerAccountForm(forms.Form):

@@ -29,6 +29,7 @@ from .players import (
     player_merge,
     player_merge_undo,
     player_rename,
+    roster_join,
 )
 from .repair import RepairError, evening_reopen, partie_delete, partie_restore
 from .sharing import evening_share, partie_share
@@ -58,4 +59,5 @@ __all__ = [
     "player_merge",
     "player_merge_undo",
     "player_rename",
+    "roster_join",
 ]

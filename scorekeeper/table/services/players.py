@@ -1,5 +1,5 @@
-"""Writes to a club's players: linked to an account, renamed, two entries for one person
-made one."""
+"""Writes to a club's players: linked to an account, joined through an invitation,
+renamed, two entries for one person made one."""
 
 from __future__ import annotations
 
@@ -13,7 +13,8 @@ from django.db.models import Prefetch, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from scorekeeper.clubs.models import Club, Membership
+from scorekeeper.clubs.models import Club, Invitation, Membership
+from scorekeeper.clubs.services import invitation_accept
 from scorekeeper.engine.names import cleaned
 
 from ..models import (
@@ -88,6 +89,11 @@ PLAYER_MESSAGES = {
     "keep_merged": _(
         "%(keep)s has been merged into another player since: undo that merge first, then this one."
     ),
+    "join_taken": _(
+        "%(name)s of the roster plays as another member: if that is you, ask the club's "
+        "owner; else enter another name."
+    ),
+    "join_name_taken": _("The club has a player named %(name)s already: enter another name."),
     "seated_together": _(
         "%(gone)s and %(keep)s both sat in the partie %(partie)s: they are two people, "
         "so they cannot be merged. Rename one of them instead."
@@ -118,6 +124,38 @@ def player_add(*, club: Club, name: str, owner: AbstractBaseUser) -> Player:
     if Player.objects.filter(club=club, name__iexact=name).exists():
         raise PlayerChangeError("name_taken", name=name)
     return Player.objects.create(club=club, name=name, owner=owner)
+
+
+@transaction.atomic
+def roster_join(*, invitation: Invitation, user: AbstractBaseUser, name: str) -> Player:
+    """Join the club through the invitation and take one's place on its roster, in one
+    transaction: linked to the roster's player of ``name`` if nobody plays as him yet,
+    else a new player of that name, entered by the joiner. Whether ``name`` is a slip
+    for a near one is the form's question, asked before (``RosterJoinForm``).
+
+    A player linked to another account is never taken: the join is refused and nothing
+    is saved. ``invitation_accept`` locks the club's row first, so two people joining
+    as one name at once are served one after the other, and the second finds him
+    taken. Someone back in a club he left keeps the player he played as. The link is
+    written into the Changes list of the player's parties with answers, as every link
+    is (``player_link``)."""
+    invitation_accept(invitation=invitation, user=user)
+    player = Player.objects.filter(club_id=invitation.club_id, user=user).first()
+    if player is not None:
+        return player
+    name = _checked_name(name)
+    player = (
+        Player.objects.select_for_update()
+        .filter(club_id=invitation.club_id, name__iexact=name)
+        .first()
+    )
+    if player is not None and player.user_id is not None:
+        raise PlayerChangeError("join_taken", name=player.name)
+    if player is not None and player.name != name:  # entered meanwhile, in another case
+        raise PlayerChangeError("join_name_taken", name=player.name)
+    if player is None:
+        player = Player.objects.create(club_id=invitation.club_id, name=name, owner=user)
+    return player_link(player=player, user=user, by=user)
 
 
 def _checked_name(name: str) -> str:
