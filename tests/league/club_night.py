@@ -8,6 +8,7 @@ from datetime import timedelta
 from decimal import Decimal
 
 from django.contrib.auth.models import User
+from django.core.management import call_command
 from django.utils import timezone
 
 from scorekeeper import engine
@@ -154,4 +155,5 @@ def league_night(
             hands = hands or [G(40, knocker=first)] * 2
             played.append(play(table.partie, owner, hands))
         parties.append(played)
+    call_command("worker", until_idle=True)  # the ratings land, as beside the server
     return parties
