@@ -56,7 +56,15 @@ from scorekeeper.table.selectors import HANDS_IN_ORDER, partie_record, partie_wi
 from scorekeeper.vocabulary import pending_text
 
 from . import ratings
-from .models import Assignment, League, NightTable, Season, SeasonChange, SeasonClose
+from .models import (
+    Assignment,
+    League,
+    NightBye,
+    NightTable,
+    Season,
+    SeasonChange,
+    SeasonClose,
+)
 
 HeadToHead = engine.HeadToHead
 TREND = 5  # results shown as a player's trend
@@ -973,8 +981,10 @@ BOARD_TOP = 10  # lines of the season's table on the board
 
 
 def board_season(club: Club, today: date) -> Season | None:
-    """The club's season that contains ``today`` (of overlapping ones an open one, the
-    last to start), with what its standings are counted from (``standings_version``)."""
+    """The club's open season that contains ``today`` (of overlapping ones the last to
+    start), with what its standings are counted from (``standings_version``). A season
+    closed, early or on its last day, leaves the board: its table is final, and the
+    room follows the season being played (or none)."""
     games = ClosedGame.objects.filter(club_id=club.pk)
     assigned = Assignment.objects.filter(partie__club_id=club.pk)
     answers = ResultConfirmation.objects.filter(game__club_id=club.pk)
@@ -982,7 +992,9 @@ def board_season(club: Club, today: date) -> Season | None:
     due = ResultsChange.due().filter(club_id=club.pk)
     players = Player.objects.filter(club_id=club.pk).order_by()
     return (
-        Season.objects.filter(league__club=club, starts_on__lte=today, ends_on__gte=today)
+        Season.objects.filter(
+            league__club=club, starts_on__lte=today, ends_on__gte=today, closed_at=None
+        )
         .annotate(
             players_changed=Subquery(
                 players.values("club_id").annotate(newest=Max("changed_at")).values("newest")
@@ -996,7 +1008,7 @@ def board_season(club: Club, today: date) -> Season | None:
             answers_newest=_aggregate(answers, "MAX"),
             answers_count=_aggregate(answers, "COUNT"),
         )
-        .order_by(F("closed_at").asc(nulls_first=True), "-starts_on", "-pk")
+        .order_by("-starts_on", "-pk")
         .first()
     )
 
@@ -1043,12 +1055,9 @@ class SeasonTop(NamedTuple):
 
 
 def season_top(season: Season, size: int = BOARD_TOP) -> SeasonTop:
-    """The first lines of the season's table as its page shows it: the players with a
-    counted game, ranked among themselves, then those short of the season's minimum,
-    unranked; a closed season's final table, which marks nothing pending."""
-    if season.closed_at is not None:
-        lines = [row.line for row in closed_table(season_close_of(season)).rows]
-        return SeasonTop([(line, 0) for line in engine.league.played(lines)[:size]])
+    """The first lines of the open season's table as its page shows it: the players
+    with a counted game, ranked among themselves, then those short of the season's
+    minimum, unranked."""
     book = season_book(season)
     lines, ids, pending = book_standings(book)
     top = [(line, pending.get(ids[line.player], 0)) for line in engine.league.played(lines)]
@@ -1058,7 +1067,28 @@ def season_top(season: Season, size: int = BOARD_TOP) -> SeasonTop:
     return SeasonTop(top[:size], waiting)
 
 
-def night_table_numbers(parties: list[int]) -> dict[int, int]:
-    """Each partie's table number at the league night that started it, by partie id."""
-    rows = NightTable.objects.filter(partie_id__in=parties)
-    return dict(rows.values_list("partie_id", "number"))
+def night_seated(parties: QuerySet[Partie]) -> QuerySet[Partie]:
+    """The board's parties, each with its league night's ``seat_night``, ``seat_round``
+    and ``seat_number`` (None for a partie no night started): one outer join, read with
+    the versions (table/live.py)."""
+    return parties.annotate(
+        seat_night=F("night_table__night_id"),
+        seat_round=F("night_table__round"),
+        seat_number=F("night_table__number"),
+    )
+
+
+def night_byes(nights: set[int]) -> dict[tuple[int, int], list[str]]:
+    """Who sat out each round of these league nights, by (night, round)."""
+    byes: dict[tuple[int, int], list[str]] = {}
+    rows = NightBye.objects.filter(night_id__in=nights).order_by("round", "player__name")
+    for night, round_, name in rows.values_list("night_id", "round", "player__name"):
+        byes.setdefault((night, round_), []).append(name)
+    return byes
+
+
+def tonight_parties(club: Club, today: date) -> QuerySet[NightTable]:
+    """The parties of the club's league nights on ``today``, as a subquery of ids: the
+    board keeps every round of the night, the finished ones folded."""
+    tonight = NightTable.objects.filter(night__season__league__club=club, night__played_on=today)
+    return tonight.values("partie_id")

@@ -106,8 +106,13 @@ def _cached(response: HttpResponse, etag: str) -> HttpResponse:
 
 # The boards: every table of an evening or of a club, from the cached summaries.
 
-Numbers = Callable[[list[int]], Mapping[int, int]]  # table numbers by partie id
-PER_PAGE = 12  # tables on the screen in the bar at once (a grid of three by four)
+# Where a league night seated each partie: the league annotates the board's parties with
+# ``seat_night``, ``seat_round`` and ``seat_number`` (None for a partie no night started)
+# and names the byes of its nights' rounds. The table app knows no league: the view
+# passes both in (league.selectors.night_seated, night_byes).
+Seated = Callable[[QuerySet[Partie]], QuerySet[Partie]]
+Byes = Callable[[set[int]], Mapping[tuple[int, int], list[str]]]  # (night, round): names
+PER_PAGE = 12  # tables on the screen in the bar at once (a grid of three by four at most)
 ROTATE_SECONDS = 20  # a page of tables stays this long before the next one comes
 clock = time.time  # the rotation's clock (a test sets its own)
 
@@ -122,13 +127,17 @@ class BoardPage:
     number: int  # 1-based
     count: int
     chosen: bool
+    shown: int = 0  # how many tables the screen shows at once: its grid is cut to them
 
     @classmethod
     def of(cls, tables: int, chosen: int | None) -> BoardPage:
         pages = max(1, -(-tables // PER_PAGE))
         if chosen is not None:
-            return cls(min(max(chosen, 1), pages), pages, True)
-        return cls(int(clock() // ROTATE_SECONDS) % pages + 1, pages, False)
+            number = min(max(chosen, 1), pages)
+        else:
+            number = int(clock() // ROTATE_SECONDS) % pages + 1
+        shown = min(PER_PAGE, tables - (number - 1) * PER_PAGE)
+        return cls(number, pages, chosen is not None, shown)
 
     def holds(self, index: int) -> bool:
         """Whether the table at ``index`` (0-based, in the board's order) is on it."""
@@ -140,12 +149,62 @@ class BoardPage:
 
 
 @dataclass(frozen=True)
+class Place:
+    """Where a partie sits on the board, read with its version: its league night's round
+    and table, if a night started it, and whether it is still played."""
+
+    pk: int
+    version: int
+    running: bool
+    night: int | None = None
+    round: int | None = None
+    number: int | None = None
+
+    @property
+    def round_key(self) -> tuple[int, int] | None:
+        return (self.night, self.round) if self.night is not None else None
+
+
+@dataclass(frozen=True)
+class Arrangement:
+    """The board's order: the tables shown as cards (running ones first, then those over
+    in a round still played, then those no night started), each with its number; each
+    round whose tables are all over, folded into one line; every round, newest first."""
+
+    cards: list[tuple[Place, int]]  # with the table's number
+    folded: dict[tuple[int, int], list[tuple[Place, int]]]  # by (night, round)
+    rounds: list[tuple[int, int]]  # (night, round), newest first
+
+    @classmethod
+    def of(cls, places: list[Place]) -> Arrangement:
+        """``places`` in the order the parties started: a table no night numbered is
+        numbered after the night's tables, in that order."""
+        numbers = {p.pk: p.number for p in places if p.number is not None}
+        free = count(max(numbers.values(), default=0) + 1)
+        numbered = [(p, numbers[p.pk] if p.pk in numbers else next(free)) for p in places]
+        numbered.sort(key=lambda pair: (pair[0].round_key or (0, 0), pair[1]))
+        rounds: dict[tuple[int, int], list[tuple[Place, int]]] = {}
+        for place, number in numbered:
+            if place.round_key is not None:
+                rounds.setdefault(place.round_key, []).append((place, number))
+        folded = {
+            key: tables
+            for key, tables in rounds.items()
+            if not any(place.running for place, _number in tables)
+        }
+        cards = [pair for pair in numbered if pair[0].round_key not in folded]
+        cards.sort(key=lambda pair: (not pair[0].running, pair[0].round_key is None))
+        return cls(cards, folded, sorted(rounds, reverse=True))
+
+
+@dataclass(frozen=True)
 class BoardTable:
     """One table on a board, as the partie's cached summary gives it: nothing replayed."""
 
     partie: Partie
     number: int = 0  # the table's number: its league night's, else its place on the board
     on_page: bool = True
+    round: int | None = None  # the league night's round it was seated in
 
     @property
     def players(self) -> list[str]:
@@ -186,6 +245,37 @@ class BoardTable:
     def winner(self) -> str | None:
         return self.partie.summary.get("winner")
 
+    @property
+    def won(self) -> str | None:
+        """'Anna won': the partie's winner, in words."""
+        return vocabulary.won_text(self.winner) if self.winner else None
+
+    @property
+    def result(self) -> list[tuple[str, int, bool]]:
+        """A finished table in a folded round's line: its last game's totals, each with
+        whether it is the winner's; none for games side by side (their winner says it)."""
+        games = self.games
+        if not games or not games[-1].named:
+            return []
+        winner = vocabulary.side_name(self.winner) if self.winner else None
+        return [(name, total, name == winner) for name, total in games[-1].totals]
+
+
+@dataclass(frozen=True)
+class BoardRound:
+    """A round of a league night on the board's lines: folded (every table over), its
+    tables' results; and its byes."""
+
+    number: int
+    tables: list[BoardTable]  # folded: its tables, all over; else none
+    byes: list[str]
+
+
+@dataclass(frozen=True)
+class BoardLayout:
+    cards: list[BoardTable]
+    rounds: list[BoardRound]  # newest first: the folded ones, and those with byes
+
 
 @dataclass(frozen=True)
 class Board:
@@ -198,28 +288,54 @@ class Board:
     evening: Evening | None = None
     club: Club | None = None
 
-    def live(self, chosen: int | None = None) -> tuple[Live, BoardPage]:
-        """The board's ETag parts, and the page of tables it shows (``chosen``: the
-        reader's ``?page=``)."""
-        versions = tuple(self.parties.values_list("pk", "version"))
-        page = BoardPage.of(len(versions), chosen)
-        return Live((*self.key, versions, page), self.over), page
+    def live(
+        self, chosen: int | None = None, seated: Seated | None = None
+    ) -> tuple[Live, BoardPage, Arrangement]:
+        """The board's ETag parts, the page of tables it shows (``chosen``: the reader's
+        ``?page=``) and its order, from one query: each partie's version and seat."""
+        places = self._places(seated)
+        arrangement = Arrangement.of(places)
+        page = BoardPage.of(len(arrangement.cards), chosen)
+        return Live((*self.key, tuple(places), page), self.over), page, arrangement
 
-    def tables(self, page: BoardPage, numbered: Numbers | None = None) -> list[BoardTable]:
-        """Every table in the order of their numbers: ``numbered`` gives the numbers of
-        those a league night started, by partie id; the others follow, numbered in the
-        order they started."""
-        parties = list(self.parties.select_related("evening"))
-        numbers = numbered([p.pk for p in parties]) if numbered else {}
-        free = count(max(numbers.values(), default=0) + 1)
-        ordered = sorted(
-            ((numbers[p.pk] if p.pk in numbers else next(free), p) for p in parties),
-            key=lambda pair: pair[0],
+    def _places(self, seated: Seated | None) -> list[Place]:
+        if seated is None:
+            rows = self.parties.values_list("pk", "version", "state")
+            return [
+                Place(pk, version, state == Partie.State.RUNNING) for pk, version, state in rows
+            ]
+        rows = seated(self.parties).values_list(
+            "pk", "version", "state", "seat_night", "seat_round", "seat_number"
         )
         return [
-            BoardTable(partie, number, page.holds(index))
-            for index, (number, partie) in enumerate(ordered)
+            Place(pk, version, state == Partie.State.RUNNING, night, round_, number)
+            for pk, version, state, night, round_, number in rows
         ]
+
+    def layout(
+        self, page: BoardPage, arrangement: Arrangement, byes: Byes | None = None
+    ) -> BoardLayout:
+        """The cards in the arrangement's order, those of the page on it, and a line for
+        each round folded or with byes (``byes`` reads them for the rounds shown)."""
+        parties = {p.pk: p for p in self.parties.select_related("evening")}
+
+        def tables(pairs: list[tuple[Place, int]], page: BoardPage | None) -> list[BoardTable]:
+            return [
+                BoardTable(
+                    parties[place.pk], number, page.holds(index) if page else True, place.round
+                )
+                for index, (place, number) in enumerate(pairs)
+                if place.pk in parties  # gone since its version was read
+            ]
+
+        nights = {night for night, _round in arrangement.rounds}
+        named = byes(nights) if byes and nights else {}
+        lines = [
+            BoardRound(key[1], tables(arrangement.folded.get(key, []), None), named.get(key, []))
+            for key in arrangement.rounds
+            if key in arrangement.folded or named.get(key)
+        ]
+        return BoardLayout(tables(arrangement.cards, page), lines)
 
 
 def evening_board(evening: Evening) -> Board:
@@ -234,15 +350,16 @@ def evening_board(evening: Evening) -> Board:
     )
 
 
-def club_board(club: Club, standings: tuple = ()) -> Board:
-    """The club's running parties, and those that ended within the last hour;
-    ``standings``: what the season's table it shows is made of (its ETag's part)."""
+def club_board(club: Club, standings: tuple = (), tonight: QuerySet | None = None) -> Board:
+    """The club's running parties, those that ended within the last hour and those of
+    ``tonight`` (partie ids: the rounds of tonight's league night, each shown till the
+    night is over); ``standings``: what the season's table it shows is made of (its
+    ETag's part)."""
     ended = timezone.now() - ENDED_SHOWN
-    parties = (
-        Partie.objects.filter(club=club)
-        .filter(Q(state=Partie.State.RUNNING) | Q(closed_at__gte=ended))
-        .order_by("started_at", "id")
-    )
+    shown = Q(state=Partie.State.RUNNING) | Q(closed_at__gte=ended)
+    if tonight is not None:
+        shown |= Q(pk__in=tonight)
+    parties = Partie.objects.filter(club=club).filter(shown).order_by("started_at", "id")
     title = _("Live board of %(club)s") % {"club": club.name}
     key = ("club", club.pk, club.name, standings)
     return Board(title=title, parties=parties, key=key, over=False, club=club)

@@ -8,6 +8,7 @@ from datetime import timedelta
 from decimal import Decimal
 
 from django.contrib.auth.models import User
+from django.core.management import call_command
 from django.utils import timezone
 
 from scorekeeper import engine
@@ -15,7 +16,7 @@ from scorekeeper.clubs.models import Club
 from scorekeeper.league import services as league_services
 from scorekeeper.league.models import Season
 from scorekeeper.table import services
-from scorekeeper.table.models import Partie
+from scorekeeper.table.models import Partie, Player
 
 K, G = engine.Hand.knock, engine.Hand.gin
 ROUND = engine.Round
@@ -118,4 +119,41 @@ def tables_of_a_night(owner: User, club: Club, count: int = 14) -> list[Partie]:
         first, second = next(names), next(names)
         partie = start(owner, club, [first, second])
         parties.append(play(partie, owner, [K(2, 10 + len(parties), knocker=first)]))
+    return parties
+
+
+def league_night(
+    owner: User, club: Club, season: Season, rounds: list[tuple[list[tuple[str, ...]], list[str]]]
+) -> list[list[Partie]]:
+    """Tonight's league night: each round's tables (players) and byes, started through
+    the night's service one after the other; every table of a round but the last is
+    played out (its first player wins 330 to 0), the last round's first table runs with
+    a hand played. The parties, by round and table."""
+    from scorekeeper.engine.pairings import Pairing, Table
+    from scorekeeper.league import night_services
+    from scorekeeper.league.models import NightTable
+
+    names = {name for tables, byes in rounds for table in tables for name in table} | {
+        name for _tables, byes in rounds for name in byes
+    }
+    known = set(Player.objects.filter(club=club).values_list("name", flat=True))
+    for name in sorted(names - known):
+        services.player_add(club=club, name=name, owner=owner)
+    parties = []
+    for number, (tables, byes) in enumerate(rounds, start=1):
+        seating = Pairing(tuple(Table(n, t) for n, t in enumerate(tables, 1)), tuple(byes))
+        night = night_services.night_round_start(
+            season=season, owner=owner, seating=seating, played_on=timezone.localdate(),
+            round=number,
+        )  # fmt: skip
+        seated = NightTable.objects.filter(night=night, round=number).order_by("number")
+        played = []
+        for table in seated.select_related("partie"):
+            first = table.partie.summary["players"][0]
+            last_round = number == len(rounds)
+            hands = [K(2, 12, knocker=first)] if last_round and table.number == 1 else []
+            hands = hands or [G(40, knocker=first)] * 2
+            played.append(play(table.partie, owner, hands))
+        parties.append(played)
+    call_command("worker", until_idle=True)  # the ratings land, as beside the server
     return parties

@@ -111,24 +111,41 @@ def test_of_two_seasons_under_way_the_board_shows_the_last_to_start(
     assert "Standings: Winter cup" in client_owner.get(url).content.decode()
 
 
-def test_a_closed_season_shows_its_final_table_and_an_open_one_comes_first(
-    client_owner, url, owner, board, play, club, season
-):
+def test_a_season_closed_early_leaves_the_board(client_owner, url, owner, board, play, season):
+    """The issue's smaller defect: closed ten days before its end, the board kept it."""
     play(["Anna", "Ben"], [G(90, knocker="Anna")])
-    _html, headers = board()
+    html, headers = board()
+    assert "Standings: Autumn" in html
+
     league_services.season_close(season=season, user=owner)
-    play(["Carl", "Dora"], [G(90, knocker="Carl")])  # after the close: not counted
 
     response = poll(client_owner, url, headers)
+    assert response.status_code == 200  # the season's row changed
+    html = response.content.decode()
+    assert "standings-top" not in html and "Standings:" not in html
+    assert 'class="board"' in html  # no column kept for a table it no longer shows
 
-    assert response.status_code == 200  # closed: the season's row changed
-    assert standings_rows(response.content.decode()) == ["Anna", "Ben"]
+
+def test_a_closed_season_gives_way_to_the_open_one_under_way(
+    client_owner, url, owner, play, club, season
+):
     cup = league_services.league_create(club=club, name="Cup")
     today = timezone.localdate()
     league_services.season_create(
-        league=cup, name="Old cup", starts_on=today - timedelta(days=60), ends_on=today
+        league=cup, name="Winter cup", starts_on=today - timedelta(days=60), ends_on=today
     )
-    assert "Standings: Old cup" in client_owner.get(url).content.decode()
+    later = league_services.season_create(
+        league=cup,
+        name="Spring cup",
+        starts_on=today + timedelta(days=1),
+        ends_on=today + timedelta(days=60),
+    )
+    league_services.season_close(season=season, user=owner)  # Autumn started last
+
+    html = client_owner.get(url).content.decode()
+
+    assert "Standings: Winter cup" in html
+    assert "Autumn" not in html and later.name not in html
 
 
 # "Unchanged": 304, standings included, from one more query

@@ -103,8 +103,10 @@ def club_board(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """The club's running tables, whichever evening they belong to, and the top of the
     table of its season under way."""
     club, _role = club_of(request, slug)
-    season = league.board_season(club, timezone.localdate())
-    board = live.club_board(club, standings=league.standings_version(season))
+    today = timezone.localdate()
+    season = league.board_season(club, today)
+    standings = league.standings_version(season)
+    board = live.club_board(club, standings, tonight=league.tonight_parties(club, today))
     return _render_board(request, board, season=season)
 
 
@@ -117,13 +119,14 @@ def _render_board(
 ) -> HttpResponse:
     """The board, or its region for the page polling it; "unchanged" from the versions
     (and the standings' version, where it shows a season's)."""
-    follow, page = board.live(_chosen_page(request))
+    follow, page, arrangement = board.live(_chosen_page(request), league.night_seated)
     if not_modified := live.unchanged(request, follow):
         return not_modified
-    tables = board.tables(page, league.night_table_numbers)
+    layout = board.layout(page, arrangement, league.night_byes)
     context = {
         "board": board,
-        "tables": tables,
+        "tables": layout.cards,
+        "rounds": layout.rounds,
         "page": page,
         "season": season,
         "standings": league.season_top(season) if season else None,
