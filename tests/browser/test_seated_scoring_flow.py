@@ -166,6 +166,7 @@ def test_screenshots_of_the_seated_member_s_table_and_a_locked_hand(
     club = gin_club(owner, django_user_model, (LONG, "Ben"))
     running = started(club, owner, names=(LONG, "Ben"), hands=[K(5, 27, knocker=LONG)])
     done = started(club, owner, names=(LONG, "Ben"), hands=[G(90, knocker=LONG)])
+    asked = started(club, owner, names=(LONG, "Ben"), hands=[G(90, knocker="Ben")])
     game = ClosedGame.objects.get(partie=done)
     for username in ("anna", "ben"):
         confirmations.result_confirm(game=game, user=User.objects.get(username=username))
@@ -182,4 +183,32 @@ def test_screenshots_of_the_seated_member_s_table_and_a_locked_hand(
         expect(page.locator("h1")).to_be_visible()
         assert list(problems(page, f"locked {language} {width}")) == []
         screenshot(page, f"seated/locked-hand-{language}-{width}")
+        # Confirmed from My games by mistake: the notice offers to take it back.
+        page.goto(reverse("my_games"))
+        page.locator("#to-answer").get_by_role("button").first.click()
+        taking_back = page.locator("#to-answer .notice button")
+        expect(taking_back).to_be_visible()
+        assert list(problems(page, f"my games {language} {width}")) == []
+        screenshot(page, f"seated/taken-back-{language}-{width}")
+        taking_back.click()
+        expect(page.locator("#to-answer .notice button")).to_have_count(0)
+    assert asked.closed_games.get().confirmations.get(player__name=LONG).state == "pending"
     expect_console_error(console_errors, LOCKED)
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_screenshots_of_an_invitation_saying_what_the_role_may_do(
+    open_context: Callable[..., BrowserContext], log_in, owner: User, outsider: User, language
+):
+    club = club_services.club_create(name="Gin Club", owner=owner)
+    invitation = club_services.invitation_create(club=club, role=Role.MEMBER, created_by=owner)
+    for size, width in ((PHONE, 360), (DESKTOP, 1280)):
+        page = phone(open_context, log_in, owner.username, viewport=size, language=language)
+        page.goto(club.get_absolute_url())
+        expect(page.locator("#invitations .helptext, #invitations .help").last).to_be_visible()
+        assert list(problems(page, f"club {language} {width}")) == []
+        screenshot(page, f"seated/club-invitations-{language}-{width}")
+        guest = phone(open_context, log_in, outsider.username, viewport=size, language=language)
+        guest.goto(invitation.get_absolute_url())
+        assert list(problems(guest, f"invitation {language} {width}")) == []
+        screenshot(guest, f"seated/invitation-{language}-{width}")
