@@ -3,8 +3,9 @@
 The cast: the ``anonymous`` visitor (logged out, holds no link: he guesses a token), the
 ``share`` holder (logged out, holds the partie's read-only link and the season's public
 link), the ``outsider`` (logged in, a member of another club only), the ``former`` member
-(removed from the club after he played as Anna) and the club's ``member``, ``scorer`` and
-``owner`` (tests/clubs/conftest.py). Each line of ``WALKS``
+(removed from the club after he played as Anna), the club's ``member``, ``scorer`` and
+``owner`` (tests/clubs/conftest.py), and the ``seated`` member (his account linked to Ben,
+who sits at the club's partie). Each line of ``WALKS``
 says what one address needs for GET and for POST; ``expected`` turns that into the
 status each of the cast gets, by the rule of scorekeeper/clubs/access.py:
 
@@ -13,13 +14,15 @@ status each of the cast gets, by the rule of scorekeeper/clubs/access.py:
   - a user who is not a member of the club gets 404, whatever he asks; except the
     former member on what is his own (``his``: a partie he played, an evening he played
     in, his player), which he reads as a member does, and is refused more with 403;
-  - a member whose role is short of what the request needs gets 403;
+  - a member whose role is short of what the request needs gets 403; except a member
+    seated at the partie, who scores its hands as a scorer does (``seated``: its hands
+    entered, corrected, deleted and put back), and may do no more;
   - a method the address does not serve is 405 (after the login, where it asks one).
 
 A refused request changes no row of the project's tables; an allowed POST that
 redirects (302) changes some. The club, its things and the cast's sessions are made
 once for the module (``world``); every test runs in a savepoint of that, and every
-request in a savepoint of its own that is rolled back, so each of the seven of the cast
+request in a savepoint of its own that is rolled back, so each of the eight of the cast
 meets the same club, the one the module made.
 
 The walk iterates the project's resolver: a URL added without a line here fails
@@ -55,7 +58,7 @@ from scorekeeper.clubs.services import personal_club
 from scorekeeper.league import services as league_services
 from scorekeeper.league.models import Season
 from scorekeeper.table import services
-from scorekeeper.table.models import HandChange, Partie, PlayerMerge
+from scorekeeper.table.models import HandChange, Partie, Player, PlayerMerge
 from scorekeeper.table.services import confirmations
 from tests.clubs.conftest import (
     ClubThings,
@@ -72,9 +75,9 @@ from tests.table.helpers import rules_form_data, start_form_data, wins
 
 pytestmark = pytest.mark.django_db
 
-CAST = ["anonymous", "share", "outsider", "former", "member", "scorer", "owner"]
+CAST = ["anonymous", "share", "outsider", "former", "member", "seated", "scorer", "owner"]
 LOGGED_OUT = {"anonymous", "share"}
-ROLES = {"owner": Role.OWNER, "scorer": Role.SCORER, "member": Role.MEMBER}
+ROLES = {"owner": Role.OWNER, "scorer": Role.SCORER, "member": Role.MEMBER, "seated": Role.MEMBER}
 
 PUBLIC = "anyone"  # no login, no club
 LOGIN = "logged in"  # any user, club or not
@@ -119,6 +122,7 @@ class Walk:
     query: Callable[[Things], str] | None = None
     variant: str = ""  # tells two lines of one address apart
     his: bool = False  # the former member's own thing: he reads it, and may do no more
+    seated: bool = False  # a hand of the partie: the seated member scores it as a scorer
 
     def __str__(self) -> str:
         return (
@@ -183,7 +187,8 @@ RECORD = {
 NO_CLUB = {"member": 400, "outsider": 400, "former": 400}  # not among the form's choices
 ALREADY_MEMBERS = {"owner": 200, "scorer": 200, "member": 200}  # the page says so
 NEW_PASSWORD = "a quite different passphrase 42"
-NOT_ASKED = {"member": 403, "scorer": 403, "owner": 403}  # no player of theirs sat there
+# No player of theirs was asked (Ben's account was linked after the game closed).
+NOT_ASKED = {"member": 403, "seated": 403, "scorer": 403, "owner": 403}
 
 WALKS = [
     # Accounts (django.contrib.auth) and the language switch
@@ -216,10 +221,17 @@ WALKS = [
          data=lambda t: {"text": json.dumps(RECORD)} | in_club(t))),
     Walk("partie_detail", partie, get=READ, his=True),
     Walk("hand_create", partie, post=Ask(Role.SCORER, 302, data=lambda t: wins("Ben", 10)),
-         his=True),
+         his=True, seated=True),
     Walk("hand_edit", hand_1, get=Ask(Role.SCORER),
-         post=Ask(Role.SCORER, 302, data=lambda t: wins("Ben", 10)), his=True),
-    Walk("hand_delete", hand_1, get=Ask(Role.SCORER), post=Ask(Role.SCORER, 302), his=True),
+         post=Ask(Role.SCORER, 302, data=lambda t: wins("Ben", 10)), his=True, seated=True),
+    Walk("hand_delete", hand_1, get=Ask(Role.SCORER), post=Ask(Role.SCORER, 302), his=True,
+         seated=True),
+    # A hand of a locked game: the page says so, and who unlocks it (409), form or not.
+    Walk("hand_edit", lambda t: [t.locked.pk, 1], get=Ask(Role.SCORER, 409),
+         post=Ask(Role.SCORER, 409, data=lambda t: wins("Ben", 10)), variant="locked",
+         his=True, seated=True),
+    Walk("hand_delete", lambda t: [t.locked.pk, 1], get=Ask(Role.SCORER, 409),
+         post=Ask(Role.SCORER, 409), variant="locked", his=True, seated=True),
     Walk("partie_export", partie, get=READ, his=True),
     Walk("partie_rules_change", partie, get=Ask(Role.SCORER),
          post=Ask(Role.SCORER, data=lambda t: rules_form_data("modern")), his=True),  # the preview
@@ -258,7 +270,8 @@ WALKS = [
     Walk("club_leave", slug, post=Ask(Role.MEMBER, 302, special={"owner": 400})),  # last owner
     Walk("club_delete", slug, get=Ask(Role.OWNER),
          post=Ask(Role.OWNER, 302, data=lambda t: {"name": "Skat Club"})),
-    Walk("club_restore", lambda t: [t.deleted.slug], post=Ask(Role.OWNER, 302)),
+    Walk("club_restore", lambda t: [t.deleted.slug], post=Ask(Role.OWNER, 302,
+         special={"seated": 404})),  # he was no member of the deleted club
     Walk("membership_role", lambda t: [t.club.slug, t.membership.pk],
          post=Ask(Role.OWNER, 302, data=lambda t: {"role": "scorer"})),
     Walk("membership_remove", lambda t: [t.club.slug, t.membership.pk],
@@ -312,7 +325,7 @@ WALKS = [
     Walk("partie_archive", partie, post=Ask(Role.SCORER, 302, data=lambda t: {"archived": "1"}),
          his=True),
     Walk("change_undo", lambda t: [t.partie.pk, t.dropped.pk], post=Ask(Role.SCORER, 302),
-         his=True),
+         his=True, seated=True),
     Walk("evening_reopen", lambda t: [t.settled.pk], get=Ask(Role.OWNER),
          post=Ask(Role.OWNER, 302)),
     Walk("evening_reopen_undo", lambda t: [t.reopened.evening_id, t.reopened.pk],
@@ -348,6 +361,8 @@ def expected(walk: Walk, ask: Ask, who: str) -> int | str:
     """The status the rule gives ``who`` for ``ask``; "login" for the way to log in."""
     if who in ask.special:
         return ask.special[who]
+    if who == "seated" and not walk.seated and "member" in ask.special:
+        return ask.special["member"]  # away from his partie's hands, a member as any other
     if who in LOGGED_OUT and walk.logs_in:
         return "login"
     if ask.need == NO:
@@ -362,7 +377,8 @@ def expected(walk: Walk, ask: Ask, who: str) -> int | str:
         if not walk.his:
             return 404
         return ask.ok if Role.MEMBER.includes(ask.need) else 403
-    return ask.ok if ROLES[who].includes(ask.need) else 403
+    role = Role.SCORER if who == "seated" and walk.seated else ROLES[who]
+    return ask.ok if role.includes(ask.need) else 403
 
 
 def address(walk: Walk, t: Things, who: str) -> str:
@@ -477,6 +493,15 @@ def club_and_more(things: ClubThings, scorer: User, owner: User) -> Things:
     )
 
 
+def seat_member_at_the_partie(things: Things, user: User) -> None:
+    """``user`` joins as a member and is linked to Ben, who sits at the club's partie (and
+    at the deleted, the asked and the locked one): he scores them. Linked once their
+    games closed, he was asked about none of them."""
+    join(things.club, user, Role.MEMBER)
+    ben = Player.objects.get(club=things.club, name="Ben")
+    services.player_link(player=ben, user=user)
+
+
 @dataclass(frozen=True)
 class World:
     """What the module's tests share: the club's things, the session key each of the
@@ -494,7 +519,7 @@ def world(django_db_setup, django_db_blocker) -> Iterator[World]:
     with django_db_blocker.unblock(), transaction.atomic():
         users = {
             name: User.objects.create_user(name, password=PASSWORD)
-            for name in ("owner", "scorer", "member", "outsider", "former")
+            for name in ("owner", "scorer", "member", "seated", "outsider", "former")
         }
         owner, scorer, member = users["owner"], users["scorer"], users["member"]
         things = club_things(skat_club(owner, scorer, member), owner, scorer, member)
@@ -505,7 +530,9 @@ def world(django_db_setup, django_db_blocker) -> Iterator[World]:
             client = Client()
             client.force_login(user)
             sessions[name] = client.cookies[settings.SESSION_COOKIE_NAME].value
-        yield World(club_and_more(things, scorer, owner), sessions, snapshot())
+        things = club_and_more(things, scorer, owner)
+        seat_member_at_the_partie(things, users["seated"])
+        yield World(things, sessions, snapshot())
         transaction.set_rollback(True)
 
 

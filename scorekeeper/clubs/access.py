@@ -3,12 +3,15 @@ of these first.
 
 A user who is not a member of the club (or not logged in) gets a 404, never a 403 that
 would confirm the thing exists. A member whose role is short of what the request needs
-(a member recording a hand, a scorer inviting) gets a 403: he can see the thing, so
-nothing is given away, and he learns that he lacks the right rather than that it is gone.
+(a member changing a partie's rules, a scorer inviting) gets a 403: he can see the
+thing, so nothing is given away, and he learns that he lacks the right rather than that
+it is gone.
 
-What it takes: reading needs ``Role.MEMBER``; recording and correcting hands, changing
-rules, starting and importing parties, running and settling evenings need
-``Role.SCORER``; members, invitations and the club's settings need ``Role.OWNER``.
+What it takes: reading, and answering for his own player, needs ``Role.MEMBER``;
+recording and correcting hands needs ``Role.SCORER`` or a seat at the partie (a member
+scores his own table: ``table.access.partie_to_score``); changing rules, starting and
+importing parties, running and settling evenings need ``Role.SCORER``; members,
+invitations, seasons and the club's settings need ``Role.OWNER``.
 
 A user who is no longer a member may still read what is his own (``reader`` of
 ``object_in_club``: a partie he played, an evening he has money in, his player): he

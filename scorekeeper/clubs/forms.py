@@ -6,6 +6,7 @@ from typing import Any
 
 from django import forms
 from django.contrib.auth.models import AbstractBaseUser
+from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from scorekeeper.inputs import NameField
@@ -60,9 +61,8 @@ class InvitationForm(RoleForm):
         label=_("Joins as"),
         choices=Role.choices,
         initial=Role.MEMBER,
-        help_text=_(
-            "A member sees the club's parties and evenings; a scorer also records hands "
-            "and runs evenings; an owner also manages the members."
+        help_text=format_lazy(
+            "{} {} {}", Role.MEMBER.rights, Role.SCORER.rights, Role.OWNER.rights
         ),
     )
 

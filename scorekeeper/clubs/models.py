@@ -30,7 +30,13 @@ class Role(models.TextChoices):
 
     OWNER = "owner", _("owner")  # everything, the members and the seasons included
     SCORER = "scorer", _("scorer")  # records and corrects parties, runs evenings
-    MEMBER = "member", _("member")  # reads
+    MEMBER = "member", _("member")  # reads; scores the parties he plays in
+
+    @property
+    def rights(self) -> str:
+        """What the role may do, in words: the invitation form, an invitation and the
+        club's page say it (``table.access`` and ``clubs.access`` hold it)."""
+        return ROLE_RIGHTS[self]
 
     def includes(self, need: Role) -> bool:
         return RANKS[self] >= RANKS[Role(need)]
@@ -42,6 +48,20 @@ class Role(models.TextChoices):
 
 
 RANKS = {Role.OWNER: 3, Role.SCORER: 2, Role.MEMBER: 1}
+ROLE_RIGHTS = {
+    Role.MEMBER: _(
+        "A member sees the club's games and standings, scores the parties he plays in and "
+        "confirms his results."
+    ),
+    Role.SCORER: _(
+        "A scorer does what a member does, and also records and corrects every partie, runs "
+        "evenings and league nights and keeps the roster."
+    ),
+    Role.OWNER: _(
+        "An owner does what a scorer does, and also invites and removes members, gives roles, "
+        "runs the leagues and their seasons and decides disputed results."
+    ),
+}
 
 
 class LiveClubManager(models.Manager):
@@ -183,6 +203,11 @@ class Invitation(models.Model):
     def inviter_name(self) -> str:
         """Who made the link, as the invited person reads it ("" for an account gone)."""
         return account_name(self.created_by) if self.created_by_id else ""
+
+    @property
+    def rights(self) -> str:
+        """What the guest may do in the club, in the role he is invited in."""
+        return Role(self.role).rights
 
     @property
     def refusal(self) -> str | None:

@@ -2,6 +2,13 @@
 the user's clubs, fetched with his role (``clubs.access.object_in_club``): a stranger
 gets a 404, a role short of ``need`` a 403.
 
+A player scores his own table: a member of the club seated at a partie through the
+player linked to his account enters, corrects and deletes its hands and undoes their
+deletion, whatever his role (``partie_to_score``; ``partie.may_score`` tells a page
+whether to offer it). Everything else about a partie (its rules, its deletion, its share
+link, its season) stays with the club's scorers. He answers its games as any player
+linked to an account does (``views.answers``).
+
 What is a user's own stays his to read when he is no longer a member of the club (he
 was removed, or left, and may still owe money): a partie where the player linked to his
 account sat, an evening where that player sat or has a payment, and that player's page.
@@ -12,8 +19,10 @@ service asks his membership again, ``confirmations.answer_refusal``).
 
 from __future__ import annotations
 
+from django.core.exceptions import PermissionDenied
 from django.db.models import Exists, OuterRef, Q
 from django.http import HttpRequest
+from django.utils.translation import gettext as _
 
 from scorekeeper.clubs.access import Role, object_in_club
 
@@ -22,9 +31,33 @@ from .selectors import partie_with_players
 
 
 def partie_for(request: HttpRequest, pk: int, need: Role = Role.MEMBER) -> Partie:
-    """A partie of one of the user's clubs, its seats and players loaded."""
+    """A partie of one of the user's clubs, its seats and players loaded; with
+    ``partie.may_score``, whether he may score its hands (``partie_to_score``)."""
     queryset = partie_with_players(Partie.objects.select_related("club"))
-    return object_in_club(request, queryset, pk, need, reader=_sat_in_partie)
+    partie = object_in_club(request, queryset, pk, need, reader=_sat_in_partie)
+    partie.may_score = _may_score(partie, request.user.pk)
+    return partie
+
+
+def partie_to_score(request: HttpRequest, pk: int) -> Partie:
+    """A partie whose hands the user may enter, correct, delete and put back: a scorer
+    of its club, or a member seated at it. Whoever else may read it gets a 403 that
+    says who may (a removed member who sat there included)."""
+    partie = partie_for(request, pk)
+    if not partie.may_score:
+        raise PermissionDenied(
+            _("Only the players seated at this partie and the club's scorers enter its hands.")
+        )
+    return partie
+
+
+def _may_score(partie: Partie, user_id: int) -> bool:
+    """A scorer of the club, or a member seated at the partie through the player linked
+    to his account. No query: its seats and their players came with it."""
+    if partie.club_role.includes(Role.SCORER):
+        return True
+    seated = any(seat.player.user_id == user_id for seat in partie.seats.all())
+    return seated and partie.is_member  # removed from the club, he reads it only
 
 
 def evening_for(request: HttpRequest, pk: int, need: Role = Role.MEMBER) -> Evening:

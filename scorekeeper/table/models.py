@@ -412,6 +412,9 @@ class HandChange(models.Model):
         # (``after`` names the game, the player and a dispute's note).
         CONFIRMED = "confirmed", _("result confirmed")
         DISPUTED = "disputed", _("result disputed")
+        # A confirmation taken back before anyone else answered (``before``: when it was
+        # given): the player is asked again.
+        WITHDRAWN = "withdrawn", _("confirmation taken back")
         UNLOCKED = "unlocked", _("game unlocked")
         # The owner settled a game's disputes (``before``: who disputed, from which
         # account, and the note; ``after``: the game and the owner's reason).

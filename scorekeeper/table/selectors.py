@@ -164,6 +164,31 @@ class Sheet:
     def row(self, number: int) -> engine.EntryRow | None:
         return next((row for row in self.rows if row.number == number), None)
 
+    def games_of(self, number: int) -> tuple[int, ...]:
+        """The games entry ``number`` was played in: its table's game; where a table
+        holds several games at once (Hollywood), each one still open when it was played,
+        since every hand before a game's end shapes it (the per-player entry rule)."""
+        return self._games_by_entry.get(number, ())
+
+    def hands_in_games(self, games: set[int]) -> dict[int, int]:
+        """The entries played in any of ``games``, each with the first of them."""
+        found = {}
+        for number, played in self._games_by_entry.items():
+            among = games.intersection(played)
+            if among:
+                found[number] = min(among)
+        return found
+
+    @cached_property
+    def _games_by_entry(self) -> dict[int, tuple[int, ...]]:
+        played: dict[int, tuple[int, ...]] = {}
+        for table in self.tables:
+            still_open = tuple(game.number for game in table.part.games)
+            for row in table.part.rows:
+                played[row.number] = still_open
+                still_open = tuple(game for game in still_open if game not in row.closes)
+        return played
+
     @property
     def payment_lines(self) -> list[PaymentLine]:
         """Who pays whom, game by game, named by its game where the kind has several."""

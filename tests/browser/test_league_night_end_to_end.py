@@ -163,7 +163,8 @@ def test_a_league_night_from_the_organiser_to_the_archive(
         expect(phone).to_have_url(re.compile(r"/parties/\d+/$"))
         phones[username] = phone
     anna, ben = phones["anna"], phones["ben"]
-    expect(ben.locator("form.hand-form")).to_have_count(0)  # Ben reads; Anna scores
+    # Both sit at this table: Ben, a plain member, may score it as Anna does (Anna does).
+    expect(ben.locator("form.hand-form")).to_be_visible()
 
     mark_page(anna)
     record(anna, 1, "knock", knocker="Anna", dk=3, dd=23)  # Anna 20
@@ -188,19 +189,20 @@ def test_a_league_night_from_the_organiser_to_the_archive(
     item.get_by_role("button", name="Confirm the result").click()
     expect(ben.locator("#to-answer")).to_contain_text("Nothing left to confirm.")
 
-    # Anna plays too: she confirms on the game's page, and the game is locked; a
-    # correction of its hands is refused from now on.
+    # Anna plays too: she confirms on the game's page, and the game is locked; its hands
+    # offer no correction from now on, and their edit page says who unlocks it.
     anna.reload()
     anna.locator("#answers").get_by_role("link", name="The result").click()
     expect(anna.locator(".answer-confirmed")).to_have_text("Ben: ✓ confirmed")
     anna.get_by_role("button", name="Confirm the result").click()
     expect(anna.locator(".locked")).to_have_text("Confirmed by every player: the game is locked.")
-    anna.get_by_role("link", name="The partie's page: correct a hand").click()
-    hand_rows(anna).first.get_by_role("link", name="Edit").click()
-    anna.get_by_label("Defender's deadwood").fill("24")
-    anna.get_by_role("button", name="Save the hand").click()
-    expect(anna.locator("form.hand-form")).to_contain_text("a confirmed game is locked")
-    expect_console_error(console_errors, "400 (Bad Request)")  # the form's answer: 400
+    anna.get_by_role("link", name="The partie's page", exact=True).click()
+    expect(hand_rows(anna).first.get_by_role("link", name="Locked")).to_be_visible()
+    expect(hand_rows(anna).get_by_role("link", name="Edit")).to_have_count(0)
+    anna.goto(f"{anna.url}hands/1/edit/")
+    expect(anna.locator("h1")).to_have_text("Hand 1 is locked")
+    expect(anna.locator("main")).to_contain_text("Only the club's owner can unlock it")
+    expect_console_error(console_errors, "409 (Conflict)")  # the locked hand's page: 409
 
     # Only now does the board, by its polls, count the game: a shutout win of Anna's.
     row = standings_row(board, "Anna").locator("td")

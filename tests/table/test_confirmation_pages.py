@@ -132,6 +132,55 @@ def test_an_answer_to_the_game_as_it_was_before_a_correction_is_refused(play, an
     assert state(partie, "Anna") == State.PENDING
 
 
+# A confirmation taken back
+
+
+def test_a_player_takes_back_his_confirmation_on_the_games_page(play, anna):
+    partie = play()
+    client = logged_in(anna)
+    answer(client, partie)
+
+    page = client.get(game_url(partie)).content.decode()
+    response = answer(client, partie, "withdraw")
+
+    assert "Take back my confirmation" in page
+    assert response.status_code == 302 and response.url == game_url(partie)
+    assert state(partie, "Anna") == State.PENDING
+    again = client.get(response.url).content.decode()
+    assert "Your confirmation is taken back" in again
+    assert "Confirm the result" in again and "Take back my confirmation" not in again
+    trail = client.get(partie.get_absolute_url()).content.decode()
+    assert "confirmation taken back" in trail
+
+
+def test_once_the_other_player_answered_the_confirmation_stands(play, anna, ben):
+    partie = play()
+    answer(logged_in(anna), partie)
+    answer(logged_in(ben), partie, "dispute", "I won hand 1")
+    client = logged_in(anna)
+
+    page = client.get(game_url(partie)).content.decode()
+    refused = answer(client, partie, "withdraw")
+
+    assert "Take back my confirmation" not in page
+    assert refused.status_code == 400
+    assert "Ben answered since, so your confirmation stands" in refused.content.decode()
+    assert state(partie, "Anna") == State.CONFIRMED
+
+
+def test_a_confirmation_given_from_my_games_is_taken_back_there(play, anna):
+    partie = play()
+    client = logged_in(anna)
+
+    confirmed = answer(client, partie, next="list", headers=HTMX).content.decode()
+    assert "Take back my confirmation" in confirmed
+    taken_back = answer(client, partie, "withdraw", next="list", headers=HTMX).content.decode()
+
+    assert "Your confirmation is taken back" in taken_back
+    assert "Confirm the result" in taken_back  # the game waits for his answer again
+    assert state(partie, "Anna") == State.PENDING
+
+
 # Locked and unlocked
 
 
@@ -145,8 +194,9 @@ def test_a_locked_games_hands_refuse_a_correction_with_the_reason(play, anna, be
     delete = client_owner.post(reverse("hand_delete", args=[partie.pk, 1]))
     remove = client_owner.post(reverse("partie_delete", args=[partie.pk]))
 
-    assert edit.status_code == delete.status_code == 400
-    assert "confirmed" in edit.content.decode() and "unlocks it" in delete.content.decode()
+    # Refused before the form: the locked page says so (the service refuses it all the same).
+    assert edit.status_code == delete.status_code == 409
+    assert "is locked" in edit.content.decode() and "you can unlock" in delete.content.decode()
     assert remove.status_code == 400 and "unlock the confirmed games" in remove.content.decode()
     assert partie.hands.count() == 2
 

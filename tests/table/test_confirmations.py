@@ -14,7 +14,14 @@ from scorekeeper import engine
 from scorekeeper.clubs import services as club_services
 from scorekeeper.clubs.models import Club, Role
 from scorekeeper.table import services
-from scorekeeper.table.models import ClosedGame, HandChange, Partie, Player, ResultConfirmation
+from scorekeeper.table.models import (
+    ClosedGame,
+    HandChange,
+    Partie,
+    Player,
+    ResultConfirmation,
+    ResultsChange,
+)
 from scorekeeper.table.services import confirmations
 from scorekeeper.table.services.confirmations import ConfirmationError
 from scorekeeper.table.services.repair import hand_restore
@@ -196,6 +203,100 @@ def test_an_answer_to_a_game_corrected_since_is_refused(play, owner, anna):
 
     assert refused.value.code == "game_changed"
     assert answers(partie)["Anna"] == State.PENDING
+
+
+# A confirmation taken back
+
+
+def test_a_player_takes_back_his_confirmation_while_the_other_has_not_answered(play, anna):
+    partie = play()
+    confirmations.result_confirm(game=game_of(partie), user=anna)
+    outbox = ResultsChange.objects.count()
+
+    answer = confirmations.result_withdraw(game=game_of(partie), user=anna)
+
+    assert (answer.player.name, answer.state, answer.by, answer.at) == (
+        "Anna",
+        State.PENDING,
+        None,
+        None,
+    )
+    assert answers(partie) == {"Anna": State.PENDING, "Ben": State.PENDING}
+    change = partie.changes.get(action=HandChange.Action.WITHDRAWN)
+    assert (change.user, change.after) == (anna, {"game": 1, "player": "Anna"})
+    assert change.before["at"]  # when the confirmation had been given
+    # As every answer: the league's worker is told (a season of confirmed games only).
+    assert ResultsChange.objects.count() == outbox + 1
+    # Asked again: he answers anew.
+    confirmations.result_dispute(game=game_of(partie), user=anna, note="Hand 1 was a knock")
+    assert answers(partie)["Anna"] == State.DISPUTED
+
+
+def test_a_second_tap_takes_the_confirmation_back_once(play, anna):
+    partie = play()
+    confirmations.result_confirm(game=game_of(partie), user=anna)
+
+    first = confirmations.result_withdraw(game=game_of(partie), user=anna)
+    again = confirmations.result_withdraw(game=game_of(partie), user=anna)
+
+    assert again.pk == first.pk
+    assert partie.changes.filter(action=HandChange.Action.WITHDRAWN).count() == 1
+
+
+def test_a_confirmation_stands_once_the_other_player_answered(play, anna, ben):
+    partie = play()
+    confirmations.result_confirm(game=game_of(partie), user=anna)
+    confirmations.result_dispute(game=game_of(partie), user=ben, note="I won hand 1")
+
+    with pytest.raises(ConfirmationError) as refused:
+        confirmations.result_withdraw(game=game_of(partie), user=anna)
+
+    assert refused.value.code == "answered_since"
+    assert str(refused.value).startswith("Ben answered since")
+    assert answers(partie) == {"Anna": State.CONFIRMED, "Ben": State.DISPUTED}
+
+
+def test_a_locked_game_keeps_its_confirmations(play, anna, ben):
+    partie = locked(play, anna, ben)
+
+    with pytest.raises(ConfirmationError) as refused:
+        confirmations.result_withdraw(game=game_of(partie), user=anna)
+
+    assert refused.value.code == "locked"
+    assert answers(partie) == {"Anna": State.CONFIRMED, "Ben": State.CONFIRMED}
+
+
+def test_only_a_confirmation_is_taken_back(play, anna, ben):
+    partie = play()
+    confirmations.result_dispute(game=game_of(partie), user=ben, note="I won hand 1")
+
+    with pytest.raises(ConfirmationError) as dispute:
+        confirmations.result_withdraw(game=game_of(partie), user=ben)
+    with pytest.raises(ConfirmationError) as stranger:
+        confirmations.result_withdraw(game=game_of(play(["Carl", "Ben"])), user=anna)
+
+    assert dispute.value.code == "not_confirmed"
+    assert stranger.value.code == "not_asked"
+    assert answers(partie)["Ben"] == State.DISPUTED
+
+
+def test_only_the_account_that_confirmed_takes_it_back(club, play, owner, anna, django_user_model):
+    partie = play()
+    confirmations.result_confirm(game=game_of(partie), user=anna)
+    other = django_user_model.objects.create_user("anna2")
+    join(club, other, Role.MEMBER)
+    services.player_link(player=Player.objects.get(club=club, name="Anna"), user=other)
+    removed = club.memberships.get(user=anna)
+
+    with pytest.raises(ConfirmationError) as relinked:
+        confirmations.result_withdraw(game=game_of(partie), user=other)
+    services.player_link(player=Player.objects.get(club=club, name="Anna"), user=anna)
+    club_services.membership_remove(membership=removed)
+    with pytest.raises(ConfirmationError) as gone:
+        confirmations.result_withdraw(game=game_of(partie), user=anna)
+
+    assert (relinked.value.code, gone.value.code) == ("answered_by_other", "not_member")
+    assert answers(partie)["Anna"] == State.CONFIRMED
 
 
 # Locked

@@ -1,4 +1,5 @@
-"""A player's answer to a closed game's result: confirm it, or dispute it saying why."""
+"""A player's answer to a closed game's result: confirm it, or dispute it saying why; or
+take back a confirmation given by mistake."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 from ..models import ResultConfirmation
 
-CONFIRM, DISPUTE = "confirm", "dispute"
+CONFIRM, DISPUTE, WITHDRAW = "confirm", "dispute", "withdraw"
 
 
 class AnswerForm(forms.Form):
@@ -18,7 +19,12 @@ class AnswerForm(forms.Form):
 
     game = forms.IntegerField(widget=forms.HiddenInput)
     answer = forms.ChoiceField(
-        choices=[(CONFIRM, _("Confirm")), (DISPUTE, _("Dispute"))], widget=forms.HiddenInput
+        choices=[
+            (CONFIRM, _("Confirm")),
+            (DISPUTE, _("Dispute")),
+            (WITHDRAW, _("Take back the confirmation")),
+        ],
+        widget=forms.HiddenInput,
     )
     note = forms.CharField(
         label=_("What is wrong?"),

@@ -14,9 +14,11 @@ writes it into the trail). Who may answer for the player: the account linked to 
 while it is a member of the club; an answer already given is changed only from the
 account that gave it, so a newly linked account cannot override another's dispute. A
 dispute ends when that account takes it back (confirms) or by the owner's decision
-(``game_decide``), which keeps the note and records his reason. While no account is
-linked, nobody answers for the player: the game stays open, and a season of confirmed
-games only does not count it.
+(``game_decide``), which keeps the note and records his reason. A confirmation given by
+mistake is taken back (``result_withdraw``: asked again) until another player asked
+answers; after that it stands, and the game is disputed or unlocked like any other.
+While no account is linked, nobody answers for the player: the game stays open, and a
+season of confirmed games only does not count it.
 
 The partie's row is locked first, as every change to its hands does: an answer and a
 correction of the same game happen one after the other, and an answer to a game that
@@ -25,6 +27,8 @@ saw.
 """
 
 from __future__ import annotations
+
+from datetime import datetime
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
@@ -79,6 +83,11 @@ CONFIRMATION_MESSAGES = {
     ),
     "reason_empty": _("Say why the result stands: the players read it in the partie's changes."),
     "reason_too_long": _("A reason has at most %(limit)s characters: shorten it."),
+    "not_confirmed": _("You have not confirmed this game: there is no confirmation to take back."),
+    "answered_since": _(
+        "%(players)s answered since, so your confirmation stands: if the result is wrong, "
+        "dispute it."
+    ),
 }
 
 
@@ -113,7 +122,52 @@ def result_dispute(
 
 
 @transaction.atomic
-def _answer(game: ClosedGame, user: AbstractBaseUser, state: str, note: str) -> ResultConfirmation:
+def result_withdraw(*, game: ClosedGame, user: AbstractBaseUser) -> ResultConfirmation:
+    """The user takes back his confirmation of the game's result (a tap by mistake): his
+    player is asked again, as before he answered. Only until another player asked has
+    answered (none has relied on it; the game is not locked); a second tap changes
+    nothing. The trail keeps it, and the league hears of it as of every answer."""
+    partie, answers, mine = _own_answer(game, user)
+    if mine.state == State.PENDING:
+        return mine  # taken back already
+    refusal = withdrawal_refusal(mine, answers)
+    if refusal is not None:
+        raise refusal
+    asked = ResultConfirmation(game_id=game.pk, player=mine.player, asked_at=mine.asked_at)
+    mine.delete()  # a new row, as for every answer (the board's ETag sees it)
+    asked.save()
+    HandChange.objects.create(
+        partie=partie,
+        action=HandChange.Action.WITHDRAWN,
+        user=user,
+        before={"game": game.number, "player": mine.player.name, "at": _isoformat(mine.at)},
+        after={"game": game.number, "player": mine.player.name},
+    )
+    ResultsChange.record(partie.club_id, partie.started_at)  # what counts, maybe
+    return asked
+
+
+def withdrawal_refusal(
+    mine: ResultConfirmation, answers: list[ResultConfirmation]
+) -> ConfirmationError | None:
+    """Why the answer ``mine`` cannot be taken back now, among the game's ``answers``
+    (None: it can): it is no confirmation, or the game is locked, or another player
+    answered since. The game's page asks it too, to offer the button only where it works."""
+    if mine.state != State.CONFIRMED:
+        return ConfirmationError("not_confirmed")
+    if _is_locked(answers):
+        return ConfirmationError("locked")
+    others = sorted(a.player.name for a in answers if a.pk != mine.pk and a.state != State.PENDING)
+    if others:
+        return ConfirmationError("answered_since", players=", ".join(others))
+    return None
+
+
+def _own_answer(
+    game: ClosedGame, user: AbstractBaseUser
+) -> tuple[Partie, list[ResultConfirmation], ResultConfirmation]:
+    """The game's partie locked, its answers, and the one the user may give or change
+    for the player linked to his account; refused as ``answer_refusal`` says."""
     partie = Partie.objects.select_for_update().get(pk=game.partie_id)
     answers = list(ResultConfirmation.objects.select_related("player").filter(game__pk=game.pk))
     if not ClosedGame.objects.filter(pk=game.pk).exists():
@@ -125,9 +179,19 @@ def _answer(game: ClosedGame, user: AbstractBaseUser, state: str, note: str) -> 
     refusal = answer_refusal(mine, user, member=member)
     if refusal is not None:
         raise refusal
+    return partie, answers, mine
+
+
+def _is_locked(answers: list[ResultConfirmation]) -> bool:
+    return all(a.state in ResultConfirmation.SETTLED for a in answers)
+
+
+@transaction.atomic
+def _answer(game: ClosedGame, user: AbstractBaseUser, state: str, note: str) -> ResultConfirmation:
+    partie, answers, mine = _own_answer(game, user)
     if mine.state == state and mine.note == note:
         return mine  # asked twice: counted once
-    if all(a.state in ResultConfirmation.SETTLED for a in answers):
+    if _is_locked(answers):
         raise ConfirmationError("locked")
     if mine.state == State.DECIDED and state == State.DISPUTED:
         raise ConfirmationError("decided")
@@ -223,8 +287,12 @@ def _answer_record(answer: ResultConfirmation) -> dict:
         "player": answer.player.name,
         "by": answer.by.get_username() if answer.by else None,
         "note": answer.note,
-        "at": answer.at.isoformat() if answer.at else None,
+        "at": _isoformat(answer.at),
     }
+
+
+def _isoformat(at: datetime | None) -> str | None:
+    return at.isoformat() if at else None
 
 
 @transaction.atomic

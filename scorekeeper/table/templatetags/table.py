@@ -182,6 +182,13 @@ def new_entry_key() -> str:
 
 
 @register.filter
+def locked_in(number: int, locked: dict[int, int] | None) -> int | None:
+    """The locked game that hand ``number`` was played in (``locked``: the page's, from
+    ``views.parties._locked_hands``), or None: it may be corrected."""
+    return (locked or {}).get(number)
+
+
+@register.filter
 def with_games(values, part: engine.Part) -> list[tuple[object, int]]:
     """Each of a table's columns (a row's cells, a foot line's values, the heads) with the
     number of its game: on a phone, Hollywood's sheet shows one game at a time."""

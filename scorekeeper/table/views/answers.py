@@ -13,13 +13,14 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from scorekeeper.clubs.access import Role
 
 from .. import selectors
 from ..access import partie_for
-from ..forms.answers import CONFIRM, AnswerForm, DecisionForm, SeenForm
+from ..forms.answers import CONFIRM, DISPUTE, WITHDRAW, AnswerForm, DecisionForm, SeenForm
 from ..models import ClosedGame, Partie, Unscorable
 from ..services import confirmations as services
 from .common import HtmxHttpRequest
@@ -28,6 +29,11 @@ FROM_LIST = "list"  # the answer came from the list on My games: back there
 # Refusals of who answers rather than of what: the user may not answer for this player.
 NOT_HIS = {"not_asked", "not_member", "answered_by_other"}
 ACCOUNT_CHANGES_SHOWN = 50
+ANSWERS_DONE = {
+    CONFIRM: gettext_lazy("Result confirmed: thank you."),
+    DISPUTE: gettext_lazy("Result disputed: the scorers see your note beside the game's hands."),
+    WITHDRAW: gettext_lazy("Your confirmation is taken back: the result waits for your answer."),
+}
 
 
 @login_required
@@ -72,7 +78,12 @@ def _render_game(
         "form": form or AnswerForm(initial={"game": game.game.pk}),
         "error": error,
         "refusal": str(refusal) if refusal else None,
+        # A confirmation given by mistake, offered to be taken back while that works.
+        "withdrawable": bool(mine)
+        and not refusal
+        and services.withdrawal_refusal(mine, game.answers) is None,
         "scorer": partie.club_role.includes(Role.SCORER),
+        "may_score": partie.may_score,
         "owner": owner,
         # Questions nobody can answer (no member linked): only the owner's decision ends them.
         "unanswerable": [a.player.name for a in selectors.unanswerable(game.game)] if owner else [],
@@ -109,12 +120,12 @@ def game_answer(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
                 raise PermissionDenied(str(refusal)) from None
             error = str(refusal)
         else:
-            if form.cleaned_data["answer"] == CONFIRM:
-                done = _("Result confirmed: thank you.")
-            else:
-                done = _("Result disputed: the scorers see your note beside the game's hands.")
-            if from_list and request.htmx:
-                return _render_list(request, done=done)
+            answer = form.cleaned_data["answer"]
+            done = ANSWERS_DONE[answer]
+            if from_list and request.htmx:  # a tap by mistake is taken back from there too
+                return _render_list(
+                    request, done=done, confirmed=game if answer == CONFIRM else None
+                )
             messages.success(request, done)
             if from_list:
                 return redirect(reverse("my_games") + "#to-answer")
@@ -130,13 +141,26 @@ def _answer(request: HttpRequest, game: ClosedGame, form: AnswerForm) -> None:
         raise services.ConfirmationError("game_changed")
     if data["answer"] == CONFIRM:
         services.result_confirm(game=game, user=request.user)
+    elif data["answer"] == WITHDRAW:
+        services.result_withdraw(game=game, user=request.user)
     else:
         services.result_dispute(game=game, user=request.user, note=data["note"])
 
 
-def _render_list(request: HttpRequest, done: str | None = None, error: str | None = None):
-    """The list of games to confirm on My games, as its region."""
-    context = {"to_answer": games_to_answer(request), "answer_done": done, "answer_error": error}
+def _render_list(
+    request: HttpRequest,
+    done: str | None = None,
+    error: str | None = None,
+    confirmed: selectors.GameAnswers | None = None,
+):
+    """The list of games to confirm on My games, as its region; ``confirmed``: the game
+    just confirmed from it, whose notice offers to take the confirmation back."""
+    context = {
+        "to_answer": games_to_answer(request),
+        "answer_done": done,
+        "answer_error": error,
+        "confirmed": confirmed,
+    }
     return render(request, "table/my_games.html#to-answer", context)
 
 

@@ -26,7 +26,7 @@ from scorekeeper.pwa.account import for_its_account
 from scorekeeper.vocabulary import rule_items
 
 from .. import selectors
-from ..access import evening_for, partie_for
+from ..access import evening_for, partie_for, partie_to_score
 from ..forms.hands import entry_form
 from ..forms.parties import ImportForm, PartieStartForm, kind_seats
 from ..forms.rules import RulesForm, rule_initial
@@ -34,6 +34,7 @@ from ..messages import explain, explain_record
 from ..models import Evening, HandChange, Partie, Unscorable
 from ..services import evenings as evening_services
 from ..services import parties as partie_services
+from ..services.results import locked_games
 from .answers import games_to_answer
 from .common import HtmxHttpRequest, _club_form
 from .evenings import evening_full_message
@@ -204,10 +205,10 @@ def _sheet_if_scorable(partie: Partie) -> selectors.Sheet | None:
 @login_required
 @require_safe
 def partie_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    """The score sheet; with the hand form and the edit links for a scorer."""
+    """The score sheet; with the hand form and the edit links for whoever may score it (a
+    scorer, or a member seated at it), and the partie's own settings for a scorer."""
     partie = partie_for(request, pk)
-    read_only = not partie.club_role.includes(Role.SCORER)
-    return _render_table(request, selectors.partie_sheet(partie), read_only=read_only)
+    return _render_table(request, selectors.partie_sheet(partie), read_only=not partie.may_score)
 
 
 @login_required
@@ -243,32 +244,36 @@ def _render_table(
     undo: HandChange | None = None,
     undo_error: str | None = None,
 ) -> HttpResponse:
-    """The sheet; ``read_only`` without the hand form and edit links (a member's view),
-    ``shared`` as the share link shows it (nothing but the sheet and its PDF);
-    ``live_headers``: the sheet polls for changes with them (live.py). A scorer finds
-    the undo of the last deletion where the hand was (``undo``, ``undo_error``: one that
-    was refused, and why);
+    """The sheet; ``read_only`` without the hand form and edit links (the view of a
+    member who does not play in it), ``shared`` as the share link shows it (nothing but
+    the sheet and its PDF); the partie's own settings (rules, season, share link,
+    archive, delete) for its club's scorers only. ``live_headers``: the sheet polls for
+    changes with them (live.py). Whoever scores it finds the undo of the last deletion
+    where the hand was (``undo``, ``undo_error``: one that was refused, and why);
     ``restored``: the number of the hand an undo put back, said in the status line."""
     read_only = read_only or shared
     if form is None and not read_only and not sheet.is_over:
         form = entry_form(sheet.partie, at_table=sheet.at_table)
     changes = selectors.partie_changes(sheet.partie)
+    # Its games' answers, on the page (not in a region HTMX swaps, nor on the share link):
+    # none before a game closed, and then no query for them.
+    answers = None
+    if sheet.has_closed_game and not (shared or request.htmx):
+        answers = selectors.partie_answers(sheet.partie)
     context = {
         "sheet": sheet,
         "partie": sheet.partie,
         "form": form,
         "read_only": read_only,
+        "manages": not read_only and sheet.partie.club_role.includes(Role.SCORER),
         "shared": shared,
         "changes": changes,
         "undo": None if read_only else undo or selectors.deletion_to_undo(changes),
         "undo_error": undo_error,
         "restored": restored,
         "live_headers": live_headers,
-        # Its games' answers, on the page (not in a region HTMX swaps, nor on the share link):
-        # none before a game closed, and then no query for them.
-        "answers": selectors.partie_answers(sheet.partie)
-        if sheet.has_closed_game and not (shared or request.htmx)
-        else [],
+        "answers": answers,
+        "locked_hands": {} if read_only else _locked_hands(sheet, answers),
     }
     template = "table/partie_detail.html"
     if request.htmx:
@@ -276,15 +281,31 @@ def _render_table(
     return render(request, template, context, status=status)
 
 
+def _locked_hands(
+    sheet: selectors.Sheet, answers: list[selectors.GameAnswers] | None = None
+) -> dict[int, int]:
+    """The hands played in a locked game, each with (the first of) its locked games: the
+    page offers no correction of them, but the way to the game, whose owner unlocks it.
+    No query before a game closed; none either where the page has its games' ``answers``."""
+    if not sheet.has_closed_game:
+        return {}
+    if answers is None:
+        locked = set(locked_games(sheet.partie))
+    else:
+        locked = {item.game.number for item in answers if item.is_locked}
+    return sheet.hands_in_games(locked)
+
+
 @login_required
 @require_POST
 @for_its_account
 def hand_create(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    """Record the next hand. The form takes any seated player as knocker; the one
+    """Record the next hand: a scorer, or a player seated at the partie (he scores his
+    own table). The form takes any seated player as knocker; the one
     replay, in the service, refuses one who sits the hand out. A hand queued on a phone
     is sent in the session of the account that entered it only (``for_its_account``),
     and leaves the phone when the answer names it stored (``_stored``)."""
-    partie = partie_for(request, pk, Role.SCORER)
+    partie = partie_to_score(request, pk)
     form = entry_form(partie, request.POST)
     if form.is_valid() and request.POST.get("evaluate"):
         # The cards were played out: show the melds and the result, save nothing yet;
@@ -358,13 +379,34 @@ def _render_form(request: HtmxHttpRequest, partie: Partie, form, status: int = 2
     return _render_table(request, sheet, form=form, status=status)
 
 
-def _played_at(partie: Partie, number: int) -> tuple[str, str] | None:
+def _played_at(sheet: selectors.Sheet | None, number: int) -> tuple[str, str] | None:
     """The two who played hand ``number``, where the roles say who plays."""
-    sheet = _sheet_if_scorable(partie)
     if sheet is None:  # in repair: the form offers every seated player
         return None
     row = sheet.row(number)
     return row.table if row else None
+
+
+def _render_locked(
+    request: HttpRequest, partie: Partie, sheet: selectors.Sheet | None, number: int
+) -> HttpResponse | None:
+    """The page that says hand ``number`` belongs to a locked game, and who can unlock
+    it, instead of a form whose saving would be refused (409); None: it does not. A
+    partie in repair is left to the service, which refuses what would alter a locked
+    game all the same."""
+    if sheet is None or not sheet.has_closed_game:
+        return None
+    locked = locked_games(partie, sheet.games_of(number))
+    if not locked:
+        return None
+    context = {
+        "partie": partie,
+        "number": number,
+        "game": locked[0],
+        "numbered": partie.session_class.numbered,
+        "owner": partie.club_role == Role.OWNER,
+    }
+    return render(request, "table/hand_locked.html", context, status=409)
 
 
 def _render_recorded(
@@ -383,6 +425,7 @@ def _render_recorded(
         "change": written.change,
         "saved": written.change.hand_number,
         "replayed": written.replayed,
+        "locked_hands": {},  # a hand of a game still running
     }
     # A replayed key (a retry whose first answer was lost) gets the whole table: the
     # page may or may not show the row yet.
@@ -392,6 +435,7 @@ def _render_recorded(
         response = render(request, "table/partie_detail.html#recorded", context)
         return trigger_client_event(response, "hand-recorded")
     context["form"] = None if sheet.is_over else entry_form(partie, at_table=sheet.at_table)
+    context["locked_hands"] = _locked_hands(sheet)
     response = render(request, "table/partie_detail.html#table-and-change", context)
     return reswap(retarget(response, "#table"), "outerHTML")
 
@@ -409,11 +453,16 @@ def _appends_a_row(sheet: selectors.Sheet) -> bool:
 @login_required
 @require_http_methods(["GET", "POST"])
 def hand_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
-    partie = partie_for(request, pk, Role.SCORER)
+    """Correct a hand: a scorer, or a player seated at the partie. A hand of a locked
+    game says so instead (``_render_locked``)."""
+    partie = partie_to_score(request, pk)
     hands = list(partie.hands.select_related("knocker").filter(number=number))
     if not hands:
         raise Http404(_("There is no such hand."))
-    form = entry_form(partie, request.POST or None, hands, _played_at(partie, number))
+    sheet = _sheet_if_scorable(partie)
+    if (locked := _render_locked(request, partie, sheet, number)) is not None:
+        return locked
+    form = entry_form(partie, request.POST or None, hands, _played_at(sheet, number))
     if request.method == "POST" and form.is_valid() and request.POST.get("evaluate"):
         # "Find the melds": what the cards give, filled in; nothing is saved yet.
         context = {"partie": partie, "number": number, "form": form.filled()}
@@ -434,9 +483,14 @@ def hand_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def hand_delete(request: HttpRequest, pk: int, number: int) -> HttpResponse:
-    partie = partie_for(request, pk, Role.SCORER)
+    """Delete a hand: a scorer, or a player seated at the partie. A hand of a locked game
+    says so instead (``_render_locked``)."""
+    partie = partie_to_score(request, pk)
     if not partie.hands.filter(number=number).exists():
         raise Http404(_("There is no such hand."))
+    locked = _render_locked(request, partie, _sheet_if_scorable(partie), number)
+    if locked is not None:
+        return locked
     error = None
     if request.method == "POST":
         try:

@@ -15,7 +15,7 @@ from scorekeeper import engine
 from scorekeeper.clubs.access import Role, object_in_club
 
 from .. import selectors
-from ..access import evening_for, partie_for
+from ..access import evening_for, partie_for, partie_to_score
 from ..messages import explain
 from ..models import Partie
 from ..services import repair as repair_services
@@ -72,8 +72,9 @@ def partie_archive(request: HttpRequest, pk: int) -> HttpResponse:
 def change_undo(request: HtmxHttpRequest, pk: int, change: int) -> HttpResponse:
     """Undo a change of the partie's audit trail: a deleted hand goes back to its place.
     From the undo at hand with HTMX, the table comes back in place: the hand restored,
-    or the reason it cannot be (HTMX swaps a 200 only)."""
-    partie = partie_for(request, pk, Role.SCORER)
+    or the reason it cannot be (HTMX swaps a 200 only). Whoever may score the partie (a
+    scorer, or a player seated at it) may put his deleted hand back."""
+    partie = partie_to_score(request, pk)
     entry = get_object_or_404(partie.changes, pk=change)
     try:
         written = repair_services.hand_restore(partie=partie, change=entry, user=request.user)
