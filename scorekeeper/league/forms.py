@@ -15,6 +15,7 @@ from scorekeeper.inputs import NameField
 from scorekeeper.renderers import DateInput
 from scorekeeper.table.forms.rules import RulesForm, rule_initial, stake_field
 from scorekeeper.table.models import Player
+from scorekeeper.table.selectors import per_point
 from scorekeeper.vocabulary import KIND_NAMES
 
 from .models import NIGHT_KINDS, NightSettings, Season, season_dates_message
@@ -175,7 +176,7 @@ class NightTablesForm(RulesForm):
             "preset": preset,
             "shown_preset": preset,
             "kind": settings.kind,
-            "stake": settings.stake,
+            "stake": per_point(settings.stake),  # 0.05 as typed, not the column's 0.0500
         }
 
     def clean_kind(self) -> str:

@@ -3,6 +3,7 @@ page), the organiser's for one night (the night page), a table of three the thre
 kind; the app cuts for each table's deal, shown at the table, and the players may name
 another first dealer before the first hand. *Change the rules* changes the stake too."""
 
+import re
 from datetime import timedelta
 from decimal import Decimal
 
@@ -228,6 +229,19 @@ def test_the_organiser_changes_the_tables_for_one_night(season, owner, roster):
     page = client.get(night_url(season), {"present": [roster["Anna"], roster["Ben"]],
                                           "method": "round_robin"}).content.decode()  # fmt: skip
     assert "The tables play: Match, Oklahoma rules, stake 0.10 per point" in page
+
+
+def test_the_proposal_offers_tonight_s_settings_filled_in(season, owner, roster):
+    settings = NightSettings("match", engine.preset("modern"), Decimal("0.05"))
+    services.season_settings_change(season=season, night=settings)
+    query = {"present": [roster["Anna"], roster["Ben"]], "method": "round_robin"}
+
+    page = client_as(owner).get(night_url(season), query).content.decode()
+
+    start_form = page[page.index('class="stack start-form"') :]
+    assert re.search(r'name="kind" value="match" id="id_kind_\d" required checked', start_form)
+    assert '<option value="modern" selected>' in start_form
+    assert 'name="stake" value="0.05"' in start_form
 
 
 def test_tonight_s_settings_with_an_error_keep_the_proposal_and_start_nothing(

@@ -123,7 +123,7 @@ def _other_tables(request: HttpRequest, seed: int) -> str:
 
 
 def _render(
-    request, season, rounds, night, proposal, seating, names, tables=None, status=200
+    request, season, rounds, night, proposal, seating, names, settings_form=None, status=200
 ) -> HttpResponse:
     ids = {name: pk for pk, name in names.items()}
     today = timezone.localdate()
@@ -142,7 +142,7 @@ def _render(
         "night": night,
         "proposal": proposal,
         "seating": seating,
-        "tables": tables or _tables_form(season, today),
+        "tables": settings_form or _tables_form(season, today),
         "settings": (tonight or season).night_settings,
         "evening": tonight.evening if tonight else None,
         # Rounds started when the evening was settled or full: settled on their own.
