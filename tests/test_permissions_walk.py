@@ -235,6 +235,8 @@ WALKS = [
     Walk("partie_export", partie, get=READ, his=True),
     Walk("partie_rules_change", partie, get=Ask(Role.SCORER),
          post=Ask(Role.SCORER, data=lambda t: rules_form_data("modern")), his=True),  # the preview
+    Walk("partie_first_dealer", lambda t: [t.loose.pk],  # no hand yet: the dealer changes
+         post=Ask(Role.SCORER, 302, data=lambda t: {"first_dealer": "Carl"}), his=True),
     Walk("shared_partie", partie_link, get=LINKED),
     Walk("shared_partie_pdf", partie_link, get=LINKED),
     Walk("partie_ruleset", partie, get=READ, his=True),

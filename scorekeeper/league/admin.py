@@ -5,10 +5,14 @@ from django import forms
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
+from scorekeeper import engine
+from scorekeeper.engine import bounds
+
 from .models import (
     Assignment,
     CurrentRating,
     League,
+    LeagueNight,
     PlayerRating,
     RatedGame,
     Season,
@@ -44,6 +48,14 @@ class SeasonAdminForm(forms.ModelForm):
         if data.get("players_from") == Season.Players.ROSTER and not players:
             message = _("Tick the season's players, or choose everyone who played.")
             self.add_error("players", message)
+        if data.get("night_rules"):
+            try:
+                engine.Ruleset.from_dict(data["night_rules"])
+            except engine.RulesError as error:
+                self.add_error("night_rules", str(error))
+        stake = data.get("night_stake")
+        if stake is not None and not 0 <= stake <= bounds.MAX_STAKE:
+            self.add_error("night_stake", _("A stake per point is 0 to 100."))
         return data
 
 
@@ -114,3 +126,17 @@ class SeasonChangeAdmin(DerivedAdmin):
 
     list_display = ("season", "at", "user")
     list_filter = ("season__league__club",)
+
+
+@admin.register(LeagueNight)
+class LeagueNightAdmin(admin.ModelAdmin):
+    """A season's night: what its tables play and its evening; its rounds are started
+    on the night page (their parties through the services), so they are not added here."""
+
+    list_display = ("season", "played_on", "night_kind", "night_stake", "evening")
+    list_filter = ("season__league__club",)
+    raw_id_fields = ("evening",)
+    readonly_fields = ("season", "played_on")
+
+    def has_add_permission(self, request) -> bool:
+        return False

@@ -13,10 +13,12 @@ from scorekeeper import engine
 from scorekeeper.engine import bounds
 from scorekeeper.inputs import NameField
 from scorekeeper.renderers import DateInput
+from scorekeeper.table.forms.rules import RulesForm, rule_initial, stake_field
 from scorekeeper.table.models import Player
+from scorekeeper.table.selectors import per_point
 from scorekeeper.vocabulary import KIND_NAMES
 
-from .models import Season, season_dates_message
+from .models import NIGHT_KINDS, NightSettings, Season, season_dates_message
 
 
 class LeagueForm(forms.Form):
@@ -142,3 +144,53 @@ class SeasonPlayersForm(forms.Form):
             message = _("Tick the season's players, or choose everyone who played.")
             self.add_error("players", message)
         return data
+
+
+class NightTablesForm(RulesForm):
+    """What a league night's tables of two play: the kind, the preset or own rules (the
+    rule fields of a new partie) and the stake per point. The season's settings, and
+    the night page's for one night. ``counted``: the kinds the season counts (none: all),
+    which the kind must be one of, or its games would not count."""
+
+    kind = forms.ChoiceField(
+        label=_("Kind of game at a table of two"),
+        choices=[(kind, KIND_NAMES[kind]) for kind in NIGHT_KINDS],
+        widget=forms.RadioSelect,
+        help_text=_("A table of three plays the three-player kind, under the same rules."),
+    )
+    stake = stake_field(
+        label=_("Stake per point"), help_text=_("Money per point, e.g. 0.05; 0 to play for honour.")
+    )
+
+    def __init__(self, *args: Any, counted: list[str], **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.counted = counted
+        self.fields = {"kind": self.fields.pop("kind"), **self.fields}
+
+    @staticmethod
+    def initial_of(settings: NightSettings) -> dict[str, Any]:
+        """The form's initial values from a season's or a night's settings."""
+        preset = settings.rules.preset
+        return {
+            **rule_initial(settings.rules),
+            "preset": preset,
+            "shown_preset": preset,
+            "kind": settings.kind,
+            "stake": per_point(settings.stake),  # 0.05 as typed, not the column's 0.0500
+        }
+
+    def clean_kind(self) -> str:
+        kind = self.cleaned_data["kind"]
+        if self.counted and kind not in self.counted:
+            raise forms.ValidationError(
+                _(
+                    "The season does not count this kind: tick it under the kinds counted, "
+                    "or choose another."
+                ),
+            )
+        return kind
+
+    @property
+    def settings(self) -> NightSettings:
+        data = self.cleaned_data
+        return NightSettings(data["kind"], data["ruleset"], data["stake"])

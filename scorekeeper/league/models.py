@@ -8,7 +8,9 @@ which are sequential and do not add up, are stored here, game by game.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import date
+from decimal import Decimal
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -22,6 +24,7 @@ from scorekeeper import engine
 from scorekeeper.engine import bounds
 from scorekeeper.formats import number_text
 from scorekeeper.tokens import new_share_token  # noqa: F401 (its migrations name it here)
+from scorekeeper.vocabulary import KIND_CHOICES
 
 POINTS = [MinValueValidator(-99), MaxValueValidator(99)]  # league points per game
 
@@ -64,9 +67,74 @@ class League(models.Model):
         return self.name
 
 
-class Season(models.Model):
+# The kinds a night's table of two may play (a table of three plays the three-player kind).
+NIGHT_KINDS = tuple(kind for kind, cls in engine.SESSION_KINDS.items() if 2 in cls.seats)
+# Presets of one kind alone (Hollywood's, a partnership's): not for a table of another kind.
+OWN_PRESETS = {cls.preset for cls in engine.SESSION_KINDS.values()} - {"classic"}
+
+
+@dataclass(frozen=True)
+class NightSettings:
+    """What a league night's tables play: the kind of a table of two, the rules and the
+    stake per point (``Partie.stake``)."""
+
+    kind: str
+    rules: engine.Ruleset
+    stake: Decimal
+
+    def for_table(self, seats: int) -> tuple[str, engine.Ruleset]:
+        """The kind and rules of a table of ``seats``: a table of three plays the
+        three-player kind, under the night's rules unless they are another kind's own."""
+        if seats == 2:
+            return self.kind, self.rules
+        kind = "three_player"
+        rules = self.rules
+        if rules.preset in OWN_PRESETS:
+            rules = engine.preset(engine.session_class(kind).preset)
+        return kind, rules
+
+
+class NightTables(models.Model):
+    """The settings of a night's tables: a season's for each of its nights, a night's
+    own (the organiser's for that night). Empty rules: the kind's preset."""
+
+    night_kind = models.CharField(
+        _("kind of a night's tables"),
+        max_length=20,
+        choices=[(kind, KIND_CHOICES[kind]) for kind in NIGHT_KINDS],
+        default="two_player",
+    )
+    night_rules = models.JSONField(
+        _("rules of a night's tables"),
+        default=dict,
+        blank=True,
+        help_text=_("Every rule parameter; empty: the preset of the kind."),
+    )
+    night_stake = models.DecimalField(
+        _("stake per point at a night's tables"), max_digits=10, decimal_places=4, default=0
+    )
+
+    class Meta:
+        abstract = True
+
+    @property
+    def night_settings(self) -> NightSettings:
+        cls = engine.session_class(self.night_kind)
+        rules = engine.Ruleset.from_dict(self.night_rules) if self.night_rules else None
+        return NightSettings(
+            self.night_kind, rules or engine.preset(cls.preset), Decimal(self.night_stake)
+        )
+
+    def set_night_settings(self, settings: NightSettings) -> None:
+        self.night_kind = settings.kind
+        self.night_rules = settings.rules.to_dict()
+        self.night_stake = settings.stake
+
+
+class Season(NightTables):
     """A season of a league: its dates, the kinds it counts, its points formula and its
-    players (everyone who played, or a list chosen from the club's roster)."""
+    players (everyone who played, or a list chosen from the club's roster); and what the
+    tables of its nights play (``NightTables``)."""
 
     class Players(models.TextChoices):
         PLAYED = "played", _("Everyone who played")

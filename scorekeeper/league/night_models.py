@@ -1,5 +1,6 @@
 """A league night: the rounds the organiser started in a season on one day, each
-round's tables (a partie each, numbered) and its byes. Imported by ``league.models``."""
+round's tables (a partie each, numbered) and its byes. Imported by ``league.models``
+(after the season, whose ``NightTables`` it shares)."""
 
 from __future__ import annotations
 
@@ -7,14 +8,26 @@ from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from .models import NightTables
 
-class LeagueNight(models.Model):
-    """The season's night on one day: its rounds are its tables and byes."""
+
+class LeagueNight(NightTables):
+    """The season's night on one day: its rounds are its tables and byes; its parties are
+    an evening's (``evening``), settled together. What its tables play (``NightTables``)
+    is the season's, or the organiser's for this night, as the last round started."""
 
     season = models.ForeignKey(
         "league.Season", on_delete=models.CASCADE, related_name="nights", verbose_name=_("season")
     )
     played_on = models.DateField(_("date"))
+    evening = models.OneToOneField(
+        "table.Evening",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="league_night",
+        verbose_name=_("evening"),
+    )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
     class Meta:

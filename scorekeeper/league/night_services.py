@@ -1,4 +1,5 @@
-"""Writes of a league night: a round started, every table's partie at once."""
+"""Writes of a league night: a round started, every table's partie at once, in the
+night's evening (its money settled together)."""
 
 from __future__ import annotations
 
@@ -9,13 +10,14 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
 from django.db.models import Max
 
-from scorekeeper import engine
+from scorekeeper.engine import bounds
 from scorekeeper.engine.pairings import Pairing
 from scorekeeper.table import services as table_services
-from scorekeeper.table.models import Player
+from scorekeeper.table.models import Evening, Partie, Player
+from scorekeeper.table.services import evenings as evening_services
 
 from . import services
-from .models import LeagueNight, NightBye, NightTable, Season
+from .models import LeagueNight, NightBye, NightSettings, NightTable, Season
 from .nights import running_tables
 
 
@@ -50,21 +52,69 @@ def _still_together(night: LeagueNight, seating: Pairing) -> None:
                 raise StillPlaying(pair, together[pair])
 
 
+def night_evening_name(season: Season) -> str:
+    """A night's evening is named after its league and season (its date is its own)."""
+    return f"{season.league.name}: {season.name}"[: Evening._meta.get_field("name").max_length]
+
+
+def _night_of(season: Season, played_on: date, owner: AbstractBaseUser) -> LeagueNight:
+    """The season's night on that day, locked, with its evening: a new night plays the
+    season's settings, and its parties are settled together in an evening of its own."""
+    night, _ = LeagueNight.objects.get_or_create(
+        season=season,
+        played_on=played_on,
+        defaults={
+            "night_kind": season.night_kind,
+            "night_rules": season.night_rules,
+            "night_stake": season.night_stake,
+        },
+    )
+    night = LeagueNight.objects.select_for_update().get(pk=night.pk)
+    if night.evening_id is None:
+        night.evening = evening_services.evening_start(
+            owner=owner,
+            club=season.league.club,
+            name=night_evening_name(season),
+            played_on=played_on,
+            confirmed_games_only=season.confirmed_games_only,
+        )
+        night.save(update_fields=["evening"])
+    return night
+
+
+def _evening_for_round(night: LeagueNight, tables: int) -> Evening | None:
+    """The night's evening if it can take the round's parties: not settled, and room for
+    all of them (a round is settled whole). Otherwise the round plays outside it and the
+    night page says so."""
+    evening = Evening.objects.select_for_update().get(pk=night.evening_id)
+    held = Partie.objects.filter(evening=evening).count()
+    if evening.is_settled or held + tables > bounds.MAX_PARTIES_PER_EVENING:
+        return None
+    return evening
+
+
 @transaction.atomic
 def night_round_start(
-    *, season: Season, owner: AbstractBaseUser, seating: Pairing, played_on: date, round: int
+    *,
+    season: Season,
+    owner: AbstractBaseUser,
+    seating: Pairing,
+    played_on: date,
+    round: int,
+    settings: NightSettings | None = None,
 ) -> LeagueNight:
     """Start round ``round`` of the season's night on ``played_on``: one partie per table
-    in the season's club, counted for the season, numbered as the tables; the byes
-    recorded. The round given is the one the organiser saw as next: a second tap on the
-    same round (a retry, a double tap) starts nothing more. Refused, with nothing
-    written: a day outside the season's dates (OutsideSeason), a table of players who
-    play together at a table of the night still running (StillPlaying; checked under
-    the night's lock, so two taps or two organisers cannot both start it)."""
+    in the season's club, counted for the season, numbered as the tables, in the night's
+    evening; the byes recorded. The tables play ``settings`` (which the night keeps for
+    its next rounds), or the night's as they are (at first the season's); the app cuts
+    for each table's deal. The round given is the one the organiser saw as next: a
+    second tap on the same round (a retry, a double tap) starts nothing more. Refused,
+    with nothing written: a day outside the season's dates (OutsideSeason), a table of
+    players who play together at a table of the night still running (StillPlaying;
+    checked under the night's lock, so two taps or two organisers cannot both start it)."""
     if not season.starts_on <= played_on <= season.ends_on:
         raise OutsideSeason(f"{played_on} is not a day of the season {season}")
-    night, _ = LeagueNight.objects.get_or_create(season=season, played_on=played_on)
-    night = LeagueNight.objects.select_for_update().get(pk=night.pk)
+    night = _night_of(season, played_on, owner)
     last = night.tables.aggregate(last=Max("round"))["last"] or 0
     last = max(last, night.byes.aggregate(last=Max("round"))["last"] or 0)
     if round <= last:
@@ -76,16 +126,22 @@ def night_round_start(
     byes = {p.name: p for p in Player.objects.filter(club=club, name__in=seating.byes)}
     if len(byes) != len(seating.byes):
         raise RoundError("a player on the bye is not of the club")
+    if settings is not None:
+        night.set_night_settings(settings)
+        night.save(update_fields=["night_kind", "night_rules", "night_stake"])
+    settings = night.night_settings
+    evening = _evening_for_round(night, len(seating.tables))
     for table in seating.tables:
-        kind = "two_player" if len(table.players) == 2 else "three_player"
-        session = engine.session_class(kind)
+        kind, rules = settings.for_table(len(table.players))
         partie = table_services.partie_start(
             owner=owner,
             club=club,
             names=list(table.players),
-            rules=engine.preset(session.preset),
+            rules=rules,
             kind=kind,
-            first_dealer=None if session.dealt_by_roles else table.players[0],
+            stake=settings.stake,
+            evening=evening,
+            cut=True,
         )
         services.partie_season_assign(partie=partie, season=season)
         NightTable.objects.create(night=night, round=last + 1, number=table.number, partie=partie)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import date
+from decimal import Decimal
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
@@ -17,13 +18,16 @@ from scorekeeper import engine
 from scorekeeper.engine import bounds
 from scorekeeper.engine.names import cleaned
 from scorekeeper.table import services as table_services
-from scorekeeper.table.models import Partie, Player, PlayerMerge, ResultsChange
+from scorekeeper.table.models import Evening, Partie, Player, PlayerMerge, ResultsChange
+from scorekeeper.table.selectors import per_point
 from scorekeeper.tokens import new_share_token
 
 from . import outbox, selectors
 from .models import (
+    NIGHT_KINDS,
     Assignment,
     League,
+    NightSettings,
     Season,
     SeasonChange,
     SeasonClose,
@@ -79,10 +83,11 @@ def season_create(
     min_games: int = 0,
     confirmed_games_only: bool = False,
     players_from: str = Season.Players.PLAYED,
+    night: NightSettings | None = None,
 ) -> Season:
     points = points or engine.LeaguePoints()
     _check_dates(starts_on, ends_on)
-    season = Season.objects.create(
+    season = Season(
         league=league,
         name=cleaned(name),
         starts_on=starts_on,
@@ -95,6 +100,10 @@ def season_create(
         confirmed_games_only=confirmed_games_only,
         players_from=players_from,
     )
+    if night is not None:
+        _check_night(night)
+        season.set_night_settings(night)
+    season.save()
     _season_changed(season)  # its games, if any were played already, are rated
     return season
 
@@ -123,6 +132,7 @@ def season_settings_change(
     points: engine.LeaguePoints | None = None,
     min_games: int | None = None,
     confirmed_games_only: bool | None = None,
+    night: NightSettings | None = None,
     user: AbstractBaseUser | None = None,
 ) -> Season:
     """Change the settings of an open season (None: unchanged). Its standings follow at
@@ -148,6 +158,13 @@ def season_settings_change(
             "points_shutout_win": points.shutout_win,
             "points_loss": points.loss,
         }
+    if night is not None:
+        _check_night(night)
+        changes |= {
+            "night_kind": night.kind,
+            "night_rules": night.rules.to_dict(),
+            "night_stake": night.stake,
+        }
     changes = {field: value for field, value in changes.items() if value is not None}
     before = {field: _as_json(getattr(locked, field)) for field in changes}
     first_day = locked.starts_on
@@ -169,13 +186,28 @@ def season_settings_change(
         )
     for field, value in changes.items():  # the caller's season reads the new settings too
         setattr(season, field, value)
+    if "confirmed_games_only" in changed:  # its nights' money waits for them, or not
+        Evening.objects.filter(league_night__season=locked, settled_at=None).update(
+            confirmed_games_only=locked.confirmed_games_only
+        )
     if changed:  # it may count other games: from the earlier of its first days on
         _season_changed(locked, first_day)
     return locked
 
 
+def _check_night(night: NightSettings) -> None:
+    """A night's tables are of two (or three, who play the three-player kind), at a
+    stake within the bounds."""
+    if night.kind not in NIGHT_KINDS:
+        raise SeasonSettingsError(f"a night's table of two cannot play {night.kind!r}")
+    if not 0 <= night.stake <= bounds.MAX_STAKE:
+        raise SeasonSettingsError(f"a stake per point of 0 to {bounds.MAX_STAKE}")
+
+
 def _as_json(value: object) -> object:
     """A setting as the audit trail keeps it: a date as its ISO text, the rest as it is."""
+    if isinstance(value, Decimal):  # a stake: as a record writes it (0.05, not 0.0500)
+        return str(per_point(value))
     return value.isoformat() if isinstance(value, date) else value
 
 
@@ -226,11 +258,12 @@ def season_reopen(*, season: Season, user: AbstractBaseUser | None) -> SeasonClo
 @transaction.atomic
 def season_start_next(*, season: Season, name: str, starts_on: date, ends_on: date) -> Season:
     """A new season of the same league after ``season``: its dates and name are new, its
-    points, games to be ranked, kinds counted, whether only confirmed games count and
-    players (everyone who played, or the list chosen from the roster) are those of
-    ``season``. The players carry over: the new season's list is ``season``'s players
-    (those who played in it, where it lists everyone who played), so that a season of
-    everyone who played, nobody having played yet, ticks them at its first night."""
+    points, games to be ranked, kinds counted, whether only confirmed games count,
+    players (everyone who played, or the list chosen from the roster) and what its
+    nights' tables play are those of ``season``. The players carry over: the new
+    season's list is ``season``'s players (those who played in it, where it lists
+    everyone who played), so that a season of everyone who played, nobody having played
+    yet, ticks them at its first night."""
     new = season_create(
         league=season.league,
         name=name,
@@ -241,6 +274,7 @@ def season_start_next(*, season: Season, name: str, starts_on: date, ends_on: da
         min_games=season.min_games,
         confirmed_games_only=season.confirmed_games_only,
         players_from=season.players_from,
+        night=season.night_settings,
     )
     new.players.set(selectors.season_player_ids(season))
     return new

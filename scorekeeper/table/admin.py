@@ -83,6 +83,7 @@ class PartieAdmin(admin.ModelAdmin):
         "kind",
         "rules",
         "first_dealer",
+        "dealer_cut",
         "state",
         "summary",
         "share_token",
@@ -140,8 +141,8 @@ class EveningPaymentInline(admin.TabularInline):
 
 @admin.register(Evening)
 class EveningAdmin(admin.ModelAdmin):
-    list_display = ["name", "played_on", "club", "owner", "settled_at"]
-    list_filter = ["played_on"]
+    list_display = ["name", "played_on", "club", "owner", "settled_at", "confirmed_games_only"]
+    list_filter = ["played_on", "confirmed_games_only"]
     search_fields = ["name", "club__name", "owner__username"]
     raw_id_fields = ["club", "owner"]
     inlines = [EveningPaymentInline]

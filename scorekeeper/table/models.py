@@ -123,6 +123,9 @@ class Evening(models.Model):
     name = models.CharField(_("name"), max_length=80)
     played_on = models.DateField(_("date"))
     settled_at = models.DateTimeField(_("settled"), null=True, blank=True)
+    # A game some player has not confirmed holds the settle-up back here (a disputed one
+    # always does): a league night's evening in a season of confirmed games only.
+    confirmed_games_only = models.BooleanField(_("only confirmed games settle"), default=False)
     # The board's read-only link, made by a scorer when the evening is to be followed
     # from outside the club; None: no link.
     share_token = models.CharField(
@@ -203,6 +206,9 @@ class Partie(models.Model):
     first_dealer = models.ForeignKey(
         Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("first dealer")
     )
+    # The app cut for the deal (``services.partie_start(cut=True)``), and the players have
+    # not named another first dealer since: the partie's page says so before the first hand.
+    dealer_cut = models.BooleanField(_("first dealer cut for"), default=False)
     state = models.CharField(
         _("state"), max_length=10, choices=State.choices, default=State.RUNNING
     )
@@ -399,6 +405,8 @@ class HandChange(models.Model):
         DELETED = "deleted", _("deleted")
         IMPORTED = "imported", _("imported")
         RULES = "rules", _("rules changed")
+        # Before the first hand (``before``/``after``: {"first_dealer": name}).
+        DEALER = "dealer", _("first dealer changed")
         # A seated player renamed, or merged into another: the summary names him anew.
         PLAYER = "player", _("player renamed/merged")
         # Undone deletes and the whole partie or evening: max_length 10 holds them.

@@ -11,7 +11,7 @@ another, each whole), their rows, the lines under them and the payments by game.
 from __future__ import annotations
 
 import contextlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import cached_property
 
@@ -478,6 +478,44 @@ class PlayerBalance:
 
 
 @dataclass(frozen=True)
+class HeldGame:
+    """A closed game of an evening that holds its settle-up back: disputed, or (in an
+    evening of confirmed games only) not confirmed by every player asked yet."""
+
+    partie: Partie
+    number: int  # the game's number in its partie
+    disputed: bool
+
+    @property
+    def named(self) -> bool:
+        """Whether its partie names its games ("Game 2"): else the partie is the game."""
+        return self.partie.session_class.numbered
+
+
+def held_games(evening: Evening, parties: list[Partie]) -> list[HeldGame]:
+    """The games of these parties (the evening's) that hold its settle-up back, in the
+    parties' order: every disputed one, and where the evening settles confirmed games
+    only, every one some asked player has not confirmed (``ResultConfirmation``)."""
+    open_answers = ResultConfirmation.objects.filter(
+        game__partie__in=[partie.pk for partie in parties]
+    ).exclude(state__in=ResultConfirmation.SETTLED)
+    if not evening.confirmed_games_only:
+        open_answers = open_answers.filter(state=Answer.DISPUTED)
+    disputed: dict[tuple[int, int], bool] = {}
+    for partie_id, number, state in open_answers.values_list(
+        "game__partie_id", "game__number", "state"
+    ):
+        key = (partie_id, number)
+        disputed[key] = disputed.get(key, False) or state == Answer.DISPUTED
+    by_pk = {partie.pk: partie for partie in parties}
+    order = {partie.pk: place for place, partie in enumerate(parties)}
+    return [
+        HeldGame(by_pk[partie_id], number, disputed[partie_id, number])
+        for partie_id, number in sorted(disputed, key=lambda key: (order[key[0]], key[1]))
+    ]
+
+
+@dataclass(frozen=True)
 class EveningView:
     """What an evening adds up to, in the order its page and its tally show it: this
     evening's balances, the debts carried in, and the transfers that settle both (the
@@ -489,6 +527,7 @@ class EveningView:
     debts: list[EveningPayment]  # open debts of earlier evenings carried into this one
     transfers: list[engine.Transfer]  # the fewest transfers that settle balances and debts
     payments: list[EveningPayment]  # once settled: the transfers as frozen
+    held: list[HeldGame] = field(default_factory=list)  # games that hold the settle-up back
 
     @property
     def players(self) -> list[Player]:
@@ -538,7 +577,8 @@ def evening_sheet(evening: Evening) -> EveningView:
         owed[debt.payee.name] = owed.get(debt.payee.name, Decimal(0)) + debt.amount
     transfers = engine.settle_up(owed)
     payments = list(evening.payments.select_related("payer", "payee", "carried_to"))
-    return EveningView(evening, results, balances, debts, transfers, payments)
+    held = [] if evening.is_settled else held_games(evening, parties)
+    return EveningView(evening, results, balances, debts, transfers, payments, held)
 
 
 def evening_reopened(evening: Evening) -> HandChange | None:

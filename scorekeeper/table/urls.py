@@ -13,6 +13,7 @@ urlpatterns = [
     path("parties/<int:pk>/hands/<int:number>/delete/", parties.hand_delete, name="hand_delete"),
     path("parties/<int:pk>/export/", parties.partie_export, name="partie_export"),
     path("parties/<int:pk>/rules/", parties.partie_rules_change, name="partie_rules_change"),
+    path("parties/<int:pk>/first-dealer/", parties.partie_first_dealer, name="partie_first_dealer"),
     path("parties/<int:pk>/ruleset/", parties.partie_ruleset, name="partie_ruleset"),
     path("parties/<int:pk>/games/<int:number>/", answers.game_detail, name="game_detail"),
     path("parties/<int:pk>/games/<int:number>/answer/", answers.game_answer, name="game_answer"),

@@ -330,6 +330,9 @@ def test_the_admin_takes_a_list_of_the_clubs_players_only(listed, roster, owner,
         "points_loss": 0,
         "min_games": 0,
         "players_from": "roster",
+        "night_kind": "two_player",
+        "night_rules": "{}",
+        "night_stake": "0",
     }
 
     page = client.get(url)

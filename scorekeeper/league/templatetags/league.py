@@ -3,6 +3,7 @@
 season's settings in words."""
 
 from datetime import date
+from decimal import Decimal
 from html import escape
 
 from django import template
@@ -12,10 +13,12 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, ngettext, pgettext
 
+from scorekeeper import engine
 from scorekeeper.engine import HandStats
 from scorekeeper.engine.league import Line, StandingsColumn
 from scorekeeper.formats import figure_text, number_text, percent_text
-from scorekeeper.vocabulary import kind_name, points_formula
+from scorekeeper.table.templatetags.table import rule_changes
+from scorekeeper.vocabulary import kind_name, points_formula, preset_name
 
 from ..models import Season, SeasonChange
 
@@ -166,8 +169,26 @@ def _setting(field: str, value: object) -> str:
         return date_format(date.fromisoformat(str(value)), "SHORT_DATE_FORMAT")
     if field == "kinds":
         return ", ".join(kind_name(kind) for kind in value) or gettext("every kind counts")
+    if field == "night_kind":
+        return kind_name(str(value))
+    if field == "night_rules":
+        return _rules_text(value)
+    if field == "night_stake":
+        return number_text(Decimal(str(value)))
     if isinstance(value, bool):
         return gettext("yes") if value else gettext("no")
     if isinstance(value, int):
         return number_text(value)
     return str(value)
+
+
+def _rules_text(value: object) -> str:
+    """A night's rules as the trail keeps them: the preset's name and what differs."""
+    if not value:
+        return gettext("the kind's preset")
+    try:
+        rules = engine.Ruleset.from_dict(value)
+    except engine.RulesError:  # rules of an older engine: as they are
+        return str(value)
+    changes = rule_changes(rules)
+    return preset_name(rules.preset) + (f" ({changes})" if changes else "")

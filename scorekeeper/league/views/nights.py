@@ -5,6 +5,7 @@ are reads (GET, the seating rides in the address); starting the round is the one
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import NON_FIELD_ERRORS
 from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -13,10 +14,14 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from scorekeeper import engine
 from scorekeeper.clubs.access import Role
 from scorekeeper.engine.pairings import Pairing, PairingError
+from scorekeeper.table.forms.rules import rule_initial
 from scorekeeper.table.models import Player
 
+from ..forms import NightTablesForm
+from ..models import LeagueNight, Season
 from ..night_forms import NightForm, SeatingForm, seating_text
 from ..night_services import OutsideSeason, RoundError, StillPlaying, night_round_start
 from ..nights import last_night, night_pairing, night_present, night_rounds, still_playing
@@ -37,7 +42,9 @@ def league_night(request: HttpRequest, pk: int) -> HttpResponse:
     playing = still_playing(table for played in rounds for table in played.tables)
     if request.method == "POST":
         seating = SeatingForm(request.POST, players=names)
-        if seating.is_valid():
+        # A start without the settings' fields plays tonight's as they are.
+        tables = _tables_form(season, today, request.POST if "preset" in request.POST else None)
+        if seating.is_valid() and (not tables.is_bound or tables.is_valid()):
             try:
                 night_round_start(
                     season=season,
@@ -45,14 +52,22 @@ def league_night(request: HttpRequest, pk: int) -> HttpResponse:
                     seating=seating.cleaned_data["seating"],
                     played_on=today,
                     round=seating.cleaned_data["round"] or len(rounds) + 1,
+                    settings=tables.settings if tables.is_bound else None,
                 )
             except RoundError as error:
                 seating.add_error(None, _refusal(error, season))
             else:
                 return redirect(reverse("league_night", args=[season.pk]))
+        # The tables proposed stay on the page while their settings are put right.
+        proposal = seating.cleaned_data["seating"] if seating.is_valid() else None
+        status = 400
+        if tables.has_error(NON_FIELD_ERRORS, "preset_changed"):  # without JavaScript
+            tables, status = _with_preset_values(season, tables), 200
         night = NightForm(players=club_players, playing=playing)
-        context = _context(request, season, rounds, playing, night, None, seating, names)
-        return render(request, "league/night.html", context, status=400)
+        context = _context(
+            request, season, rounds, playing, night, proposal, seating, names, tables
+        )
+        return render(request, "league/night.html", context, status=status)
 
     asked = "method" in request.GET and "tick" not in request.GET
     night = NightForm(
@@ -160,6 +175,22 @@ def _outside_season(season) -> str:
     }
 
 
+def _tables_form(season: Season, today, data=None) -> NightTablesForm:
+    """What the round's tables play: tonight's settings (the last round's), at first the
+    season's; the organiser may change them for tonight before starting a round."""
+    night = LeagueNight.objects.filter(season=season, played_on=today).first()
+    settings = (night or season).night_settings
+    initial = NightTablesForm.initial_of(settings)
+    return NightTablesForm(data, counted=season.kinds, initial=initial)
+
+
+def _with_preset_values(season: Season, tables: NightTablesForm) -> NightTablesForm:
+    """A preset chosen without JavaScript arrives with the old values: show its own."""
+    preset = tables.cleaned_data["preset"]
+    values = {**tables.data.dict(), **rule_initial(engine.preset(preset)), "shown_preset": preset}
+    return NightTablesForm(counted=season.kinds, initial=values)
+
+
 def _other_tables(request: HttpRequest, seed: int) -> str:
     """The address of other tables for the same players: the next seed, no seating."""
     query = request.GET.copy()
@@ -169,15 +200,18 @@ def _other_tables(request: HttpRequest, seed: int) -> str:
     return f"?{query.urlencode()}"
 
 
-def _context(request, season, rounds, playing, night, proposal, seating, names) -> dict:
+def _context(
+    request, season, rounds, playing, night, proposal, seating, names, settings_form=None
+) -> dict:
     ids = {name: pk for pk, name in names.items()}
+    today = timezone.localdate()
+    tonight = LeagueNight.objects.filter(season=season, played_on=today).first()
     if proposal is not None:
         tables, byes = seating_text(proposal, ids)
         carried = {"tables": tables, "byes": byes}
         seating = SeatingForm(initial=carried | {"round": len(rounds) + 1}, players=names)
         seating.offer_swaps(proposal)
     seed = (night.cleaned_data.get("seed") or 0) if night.is_bound and night.is_valid() else 0
-    today = timezone.localdate()
     in_season = season.starts_on <= today <= season.ends_on
     return {
         "season": season,
@@ -186,6 +220,15 @@ def _context(request, season, rounds, playing, night, proposal, seating, names) 
         "night": night,
         "proposal": proposal,
         "seating": seating,
+        "tables": settings_form or _tables_form(season, today),
+        "settings": (tonight or season).night_settings,
+        "evening": tonight.evening if tonight else None,
+        # Rounds started when the evening was settled or full: settled on their own.
+        "outside": [
+            r.number
+            for r in rounds
+            if tonight and any(t.partie.evening_id != tonight.evening_id for t in r.tables)
+        ],
         "next_round": len(rounds) + 1,
         "carry": [
             (key, value)

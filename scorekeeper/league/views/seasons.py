@@ -9,6 +9,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import NON_FIELD_ERRORS
 from django.core.paginator import Paginator
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 from django.http import HttpRequest, HttpResponse
@@ -19,6 +20,7 @@ from django.utils.timezone import localdate
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from scorekeeper import engine
 from scorekeeper.clubs.access import Role, club_of, object_in_club
 from scorekeeper.engine.league import LINE_COLUMNS, STATS_COLUMNS
 from scorekeeper.engine.season import dumps
@@ -30,6 +32,7 @@ from scorekeeper.sheets.standings import (
     standings_sheet,
 )
 from scorekeeper.table.access import partie_for
+from scorekeeper.table.forms.rules import rule_initial
 from scorekeeper.table.models import Partie, Player
 from scorekeeper.table.views.common import HtmxHttpRequest
 from scorekeeper.vocabulary import (
@@ -42,7 +45,14 @@ from scorekeeper.vocabulary import (
 )
 
 from .. import exports, selectors, services
-from ..forms import LeagueForm, PartieSeasonForm, SeasonDatesForm, SeasonForm, SeasonPlayersForm
+from ..forms import (
+    LeagueForm,
+    NightTablesForm,
+    PartieSeasonForm,
+    SeasonDatesForm,
+    SeasonForm,
+    SeasonPlayersForm,
+)
 from ..models import League, Season, SeasonChange, SeasonClose
 
 SORTABLE = tuple(selectors.SORTS)
@@ -338,8 +348,26 @@ def season_settings(request: HttpRequest, pk: int) -> HttpResponse:
     the season is open: its standings, and the club's board, follow at once."""
     season = _season(request, pk, Role.OWNER)
     form = SeasonForm(request.POST or None, initial=_settings_of(season))
+    counted = request.POST.getlist("kinds") if request.method == "POST" else season.kinds
+    # A change without the night's fields (a form of before them) leaves them as they are.
+    tables = NightTablesForm(
+        request.POST if "preset" in request.POST else None,
+        counted=counted,
+        initial=NightTablesForm.initial_of(season.night_settings),
+    )
     closed = _("The season is closed: reopen it to change its settings.")
-    if request.method == "POST" and form.is_valid():
+    notice = None
+    if request.method == "POST" and tables.has_error(NON_FIELD_ERRORS, "preset_changed"):
+        # Without JavaScript a new preset arrives with the old values: show its own.
+        preset = tables.cleaned_data["preset"]
+        values = {**tables.data.dict(), **rule_initial(engine.preset(preset))}
+        tables = NightTablesForm(counted=counted, initial=values | {"shown_preset": preset})
+        form = SeasonForm(request.POST)
+        form.is_valid()  # its errors, if any, shown with the preset's values
+        notice = _("The rule values are now those of the preset you chose: check them and save.")
+    elif (
+        request.method == "POST" and form.is_valid() and (not tables.is_bound or tables.is_valid())
+    ):
         data = form.cleaned_data
         try:
             services.season_settings_change(
@@ -351,14 +379,21 @@ def season_settings(request: HttpRequest, pk: int) -> HttpResponse:
                 points=data["points"],
                 min_games=data["min_games"],
                 confirmed_games_only=data["confirmed_games_only"],
+                night=tables.settings if tables.is_bound else None,
                 user=request.user,
             )
         except services.SeasonClosedError:
             form.add_error(None, closed)
         else:
             return redirect(season)
-    context = {"season": season, "form": form, "closed": closed if season.closed_at else None}
-    status = 400 if form.errors else 200
+    context = {
+        "season": season,
+        "form": form,
+        "tables": tables,
+        "notice": notice,
+        "closed": closed if season.closed_at else None,
+    }
+    status = 400 if form.errors or (tables.errors and not notice) else 200
     return render(request, "league/season_settings.html", context, status=status)
 
 

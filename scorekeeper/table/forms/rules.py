@@ -124,3 +124,15 @@ class RulesForm(forms.Form):
         if values["knock_limit"] != engine.UPCARD:
             values["knock_limit"] = int(values["knock_limit"])
         return values
+
+
+class PartieRulesForm(RulesForm):
+    """A running partie's rules and its stake per point, changed together (*Change the
+    rules*): both change what every hand of it is worth."""
+
+    # Not required: a form without it (sent before it was there) keeps the stake.
+    stake = stake_field(
+        label=_("Stake per point"),
+        help_text=_("Money per point, e.g. 0.05; 0 to play for honour."),
+        required=False,
+    )

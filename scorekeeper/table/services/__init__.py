@@ -8,15 +8,18 @@ The names below are re-exported for the tests and benches that call
 
 from .evenings import (
     EveningFullError,
+    EveningHeldError,
     evening_payment_paid,
     evening_settle,
     evening_start,
     partie_evening_set,
 )
 from .parties import (
+    DealerError,
     hand_delete,
     hand_edit,
     hand_record,
+    partie_first_dealer_change,
     partie_import,
     partie_replay,
     partie_rules_change,
@@ -35,7 +38,9 @@ from .repair import RepairError, evening_reopen, partie_delete, partie_restore
 from .sharing import evening_share, partie_share
 
 __all__ = [
+    "DealerError",
     "EveningFullError",
+    "EveningHeldError",
     "PlayerChangeError",
     "RepairError",
     "evening_payment_paid",
@@ -48,6 +53,7 @@ __all__ = [
     "hand_record",
     "partie_delete",
     "partie_evening_set",
+    "partie_first_dealer_change",
     "partie_import",
     "partie_replay",
     "partie_restore",

@@ -15,7 +15,7 @@ from scorekeeper.engine import bounds
 from scorekeeper.engine.names import cleaned
 
 from ..models import Evening, EveningPayment, Partie
-from ..selectors import evening_sheet
+from ..selectors import HeldGame, evening_sheet
 
 
 class EveningSettledError(ValueError):
@@ -44,6 +44,16 @@ class EveningAmountError(ValueError):
         self.evening, self.amount = evening, amount
 
 
+class EveningHeldError(ValueError):
+    """An evening whose settle-up waits: a game of it is disputed, or (an evening of
+    confirmed games only) not confirmed by every player asked yet; ``held`` names them."""
+
+    def __init__(self, evening: Evening, held: list[HeldGame]):
+        games = ", ".join(f"{game.partie.pk}.{game.number}" for game in held)
+        super().__init__(f"the evening {evening} waits for the games {games}")
+        self.evening, self.held = evening, held
+
+
 def _check_room(evening: Evening) -> None:
     """Refuse a partie for an evening that holds MAX_PARTIES_PER_EVENING already."""
     if Partie.objects.filter(evening=evening).count() >= bounds.MAX_PARTIES_PER_EVENING:
@@ -51,11 +61,22 @@ def _check_room(evening: Evening) -> None:
 
 
 def evening_start(
-    *, owner: AbstractBaseUser, name: str, played_on: date, club: Club | None = None
+    *,
+    owner: AbstractBaseUser,
+    name: str,
+    played_on: date,
+    club: Club | None = None,
+    confirmed_games_only: bool = False,
 ) -> Evening:
-    """A new evening of ``club`` (by default the personal club of ``owner``, who starts it)."""
+    """A new evening of ``club`` (by default the personal club of ``owner``, who starts it);
+    ``confirmed_games_only``: a game not confirmed by every player asked holds its settle-up
+    back (a disputed one always does)."""
     return Evening.objects.create(
-        club=club or personal_club(owner), owner=owner, name=cleaned(name), played_on=played_on
+        club=club or personal_club(owner),
+        owner=owner,
+        name=cleaned(name),
+        played_on=played_on,
+        confirmed_games_only=confirmed_games_only,
     )
 
 
@@ -77,11 +98,15 @@ def partie_evening_set(*, partie: Partie, evening: Evening | None) -> Partie:
 
 @transaction.atomic
 def evening_settle(*, evening: Evening) -> list[EveningPayment]:
-    """Freeze the evening's settle-up: the fewest transfers, open debts carried in included."""
+    """Freeze the evening's settle-up: the fewest transfers, open debts carried in included.
+    A game still in question holds it back (EveningHeldError, ``selectors.held_games``):
+    money is not settled on a result its players have not agreed."""
     evening = Evening.objects.select_for_update().get(pk=evening.pk)
     if evening.is_settled:
         raise EveningSettledError(evening)
     sheet = evening_sheet(evening)  # the very figures the evening page shows
+    if sheet.held:
+        raise EveningHeldError(evening, sheet.held)
     largest = EveningPayment._meta.get_field("amount")
     most = Decimal(10) ** (largest.max_digits - largest.decimal_places) - 1
     for transfer in sheet.transfers:

@@ -6,6 +6,7 @@ applied, and saves only what the engine accepts; a refused change raises
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -22,6 +23,7 @@ from scorekeeper.engine import bounds
 from scorekeeper.engine.record import Problems, Record, entry_json, replay
 
 from ..models import Entry, EntryKey, Evening, Hand, HandChange, Partie, Player, Seat, scoring
+from ..selectors import per_point
 from .evenings import EveningSettledError, _check_room
 from .results import GameLocked, partie_results_store
 
@@ -46,15 +48,19 @@ def partie_start(
     first_dealer: str | None = None,
     stakes: dict[str, Decimal] | None = None,
     evening: Evening | None = None,
+    cut: bool = False,
 ) -> Partie:
     """Seat the players (in cut order where roles rotate) and fix the rules.
 
     The partie belongs to ``club`` (by default its evening's, or the personal club of
     ``owner``, who starts it); its players are the club's. The first named deals unless
     told otherwise (in a chouette or three-player rotation the roles decide); ``stakes``
-    gives chouette members their own stake.
+    gives chouette members their own stake. ``cut``: the app cuts for the deal instead
+    (``cut_for_deal``) and the partie remembers it, to say so at the table.
     """
     names = [name.strip() for name in names]
+    if cut:
+        names, first_dealer = cut_for_deal(kind, names)
     session = engine.session_class(kind)(names, rules, first_dealer)  # checks the seating
     club = _club_of(owner, club, evening)
     if evening is not None and evening.is_settled:
@@ -73,6 +79,7 @@ def partie_start(
         rules=rules.to_dict(),
         stake=stake,
         first_dealer=dealer,
+        dealer_cut=cut,
         evening=evening,
     )
     stakes = stakes or {}
@@ -82,6 +89,17 @@ def partie_start(
     )
     _save_result(partie, session, {p.name: p for p in players})
     return partie
+
+
+def cut_for_deal(kind: str, names: Sequence[str]) -> tuple[list[str], str | None]:
+    """The cut, as a table would make it, by an unpredictable draw (``secrets``): the
+    seats in cut order, highest first, where the roles deal (the first is in the box);
+    otherwise the seats as given and the one who deals first."""
+    names = list(names)
+    if engine.session_class(kind).dealt_by_roles:
+        secrets.SystemRandom().shuffle(names)
+        return names, None
+    return names, secrets.choice(names)
 
 
 def _club_of(owner: AbstractBaseUser, club: Club | None, evening: Evening | None) -> Club:
@@ -238,19 +256,60 @@ def hand_delete(*, partie: Partie, number: int, user: AbstractBaseUser) -> Writt
 
 @transaction.atomic
 def partie_rules_change(
-    *, partie: Partie, rules: engine.Ruleset, user: AbstractBaseUser
+    *,
+    partie: Partie,
+    rules: engine.Ruleset,
+    user: AbstractBaseUser,
+    stake: Decimal | None = None,
 ) -> Written:
-    """Play the partie under other rules from its first hand on: an explicit, audited act."""
+    """Play the partie under other rules (and, given, at another stake per point) from
+    its first hand on: an explicit, audited act. Like every change of its games, it is
+    refused in a settled evening (its payments are frozen) and for a game its players
+    confirmed (its money is theirs)."""
     partie, players, rows = _locked(partie)
-    before = partie.rules
+    before, after = dict(partie.rules), rules.to_dict()
+    if stake is not None and Decimal(stake) != Decimal(partie.stake):
+        # The trail keeps a stake beside the rules only when it changes.
+        before["stake"], after["stake"] = str(per_point(partie.stake)), str(per_point(stake))
+        partie.stake = stake
     partie.rules = rules.to_dict()
     session = _replay(partie, list(players), partie.entries_of(rows), changed=0)
-    partie.save(update_fields=["rules"])
+    partie.save(update_fields=["rules", "stake"])
     change = HandChange.objects.create(
-        partie=partie, action=HandChange.Action.RULES, user=user, before=before, after=partie.rules
+        partie=partie, action=HandChange.Action.RULES, user=user, before=before, after=after
     )
     _save_result(partie, session, players)
     return Written(change, session)
+
+
+class DealerError(ValueError):
+    """A first dealer the partie cannot take: after its first hand, where the roles
+    deal, or not one of its players."""
+
+
+@transaction.atomic
+def partie_first_dealer_change(*, partie: Partie, name: str, user: AbstractBaseUser) -> Partie:
+    """The players name another first dealer than the cut's (or the first named), before
+    the first hand: after it, every hand's dealer follows from the first. Audited."""
+    partie, players, rows = _locked(partie)
+    if rows:
+        raise DealerError("the first hand is recorded: the first dealer stays")
+    if partie.session_class.dealt_by_roles:
+        raise DealerError(f"in a {partie.kind} partie the roles say who deals")
+    if name not in players:
+        raise DealerError(f"{name!r} is not one of the players")
+    before = partie.first_dealer.name
+    partie.first_dealer, partie.dealer_cut = players[name], False
+    partie.save(update_fields=["first_dealer", "dealer_cut"])
+    HandChange.objects.create(
+        partie=partie,
+        action=HandChange.Action.DEALER,
+        user=user,
+        before={"first_dealer": before},
+        after={"first_dealer": name},
+    )
+    _save_result(partie, partie.new_session(list(players)), players)
+    return partie
 
 
 def partie_replay(partie: Partie, rules: engine.Ruleset | None = None) -> engine.Session:

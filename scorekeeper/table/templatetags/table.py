@@ -73,6 +73,7 @@ register.filter("preset_name", vocabulary.preset_name)
 register.filter("team_name", vocabulary.side_name)
 register.filter("column_name", vocabulary.column_name)
 register.filter("game_name", vocabulary.game_name)
+register.filter("kind_name", vocabulary.kind_name)
 
 
 PLAIN = Context()  # how a template writes {{ value }}: escaped, localized
@@ -159,6 +160,10 @@ def rule_diff(before: dict, after: dict) -> str:
         else:
             old, new = describe_rule(name, before.get(name)), describe_rule(name, after.get(name))
             parts.append(f"{old} → {new.removeprefix(rule_label(name)).strip()}")
+    if "stake" in after:  # kept only when the stake changed with the rules
+        stake = _("Stake per point")
+        old, new = number_text(Decimal(before["stake"])), number_text(Decimal(after["stake"]))
+        parts.append(f"{stake} {old} → {new}")
     return ", ".join(parts)
 
 

@@ -14,6 +14,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from scorekeeper.clubs.access import Role
 from scorekeeper.formats import number_text
+from scorekeeper.vocabulary import game_name
 
 from .. import selectors
 from ..access import evening_for
@@ -82,6 +83,8 @@ def evening_settle(request: HttpRequest, pk: int) -> HttpResponse:
     with contextlib.suppress(evening_services.EveningSettledError):
         try:
             evening_services.evening_settle(evening=evening)
+        except evening_services.EveningHeldError as refusal:
+            messages.error(request, held_message(refusal))
         except evening_services.EveningAmountError as refusal:
             message = _(
                 "%(amount)s is more than one payment can hold: mark the debts carried in "
@@ -89,6 +92,18 @@ def evening_settle(request: HttpRequest, pk: int) -> HttpResponse:
             )
             messages.error(request, message % {"amount": number_text(refusal.amount)})
     return redirect(evening)
+
+
+def held_message(refusal: evening_services.EveningHeldError) -> str:
+    """The games that hold an evening's settle-up back, named as its page lists them."""
+    games = ", ".join(
+        " – ".join(game.partie.player_names)
+        + (f" · {game_name(game.number)}" if game.named else "")
+        for game in refusal.held
+    )
+    return _(
+        "Not settled: %(games)s must be resolved first (confirmed, or decided by the owner)."
+    ) % {"games": games}
 
 
 def evening_full_message(refusal: evening_services.EveningFullError) -> str:

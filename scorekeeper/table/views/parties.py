@@ -4,6 +4,7 @@ imported; the parties the user played."""
 
 from __future__ import annotations
 
+import copy
 import uuid
 
 from django.contrib import messages
@@ -29,7 +30,7 @@ from .. import selectors
 from ..access import evening_for, partie_for, partie_to_score
 from ..forms.hands import entry_form
 from ..forms.parties import ImportForm, PartieStartForm, kind_seats
-from ..forms.rules import RulesForm, rule_initial
+from ..forms.rules import PartieRulesForm, RulesForm, rule_initial
 from ..messages import explain, explain_record
 from ..models import Evening, HandChange, Partie, Unscorable
 from ..services import evenings as evening_services
@@ -168,16 +169,20 @@ def partie_rules_change(request: HttpRequest, pk: int) -> HttpResponse:
         return render(request, "table/partie_rules.html", context, status=400)
     rules_now = selectors.rules_to_repair(partie)
     current = {**rule_initial(rules_now), "shown_preset": rules_now.preset}
-    form = RulesForm(request.POST or None, initial=current | {"preset": rules_now.preset})
+    current["stake"] = selectors.per_point(partie.stake)
+    form = PartieRulesForm(request.POST or None, initial=current | {"preset": rules_now.preset})
     context = {"partie": partie, "form": form}
     if request.method == "POST" and form.is_valid():
-        rules = form.cleaned_data["ruleset"]
+        rules, stake = form.cleaned_data["ruleset"], form.cleaned_data["stake"]
         try:
             if request.POST.get("confirm"):
-                partie_services.partie_rules_change(partie=partie, rules=rules, user=request.user)
+                partie_services.partie_rules_change(
+                    partie=partie, rules=rules, stake=stake, user=request.user
+                )
                 return redirect(partie)
             before = _sheet_if_scorable(partie)
-            after = selectors.sheet_of(partie, partie_services.partie_replay(partie, rules))
+            replayed = partie_services.partie_replay(partie, rules)
+            after = selectors.sheet_of(_at_stake(partie, stake), replayed)
             context |= {"before": before, "after": after}
             if before is None:  # nothing to compare with: the totals under the new rules
                 context["totals"] = [(name, None, then) for name, then in after.column_totals]
@@ -186,12 +191,36 @@ def partie_rules_change(request: HttpRequest, pk: int) -> HttpResponse:
         except engine.HandError as error:
             form.add_error(None, explain(error))
     elif request.method == "POST" and form.has_error(NON_FIELD_ERRORS, "preset_changed"):
-        context["form"] = _with_preset_values(RulesForm, form)
+        context["form"] = _with_preset_values(PartieRulesForm, form)
         context["notice"] = _(
             "The rule values are now those of the preset you chose: check them and show the effect."
         )
     status = 400 if form.errors and "notice" not in context else 200
     return render(request, "table/partie_rules.html", context, status=status)
+
+
+def _at_stake(partie: Partie, stake) -> Partie:
+    """The partie as it would be at another stake per point, for a preview (not saved)."""
+    preview = copy.copy(partie)
+    preview.stake = partie.stake if stake is None else stake
+    return preview
+
+
+@login_required
+@require_POST
+def partie_first_dealer(request: HttpRequest, pk: int) -> HttpResponse:
+    """The players name another first dealer than the cut's, before the first hand."""
+    partie = partie_to_score(request, pk)  # the players at the table decide
+    try:
+        partie_services.partie_first_dealer_change(
+            partie=partie, name=request.POST.get("first_dealer", ""), user=request.user
+        )
+    except partie_services.DealerError:
+        message = _("The first dealer changes only before the first hand, to one of the players.")
+        messages.error(request, message)
+    except engine.HandError as error:  # its evening is settled
+        messages.error(request, explain(error))
+    return redirect(partie)
 
 
 def _sheet_if_scorable(partie: Partie) -> selectors.Sheet | None:
@@ -267,6 +296,11 @@ def _render_table(
         "read_only": read_only,
         "manages": not read_only and sheet.partie.club_role.includes(Role.SCORER),
         "shared": shared,
+        # Before the first hand the players may name another first dealer (the cut's, or
+        # the first named), where the kind lets them choose one.
+        "dealer_choice": form is not None
+        and not sheet.rows
+        and sheet.partie.session_class.dealer_seats() > 0,
         "changes": changes,
         "undo": None if read_only else undo or selectors.deletion_to_undo(changes),
         "undo_error": undo_error,
