@@ -135,7 +135,8 @@ class State:
     swiss_table: tuple[SwissLine, ...] = field(default=())
 
     def is_over(self) -> bool:
-        return self.champion is not None
+        """Every match played (a round robin's first place may still be shared)."""
+        return bool(self.standings)
 
     def match(self, match_id: str) -> TournamentMatch | None:
         return next((m for m in self.matches if m.id == match_id), None)
