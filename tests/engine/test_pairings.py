@@ -1,6 +1,7 @@
 """Who plays whom on a league night (engine/pairings.py): examples, and properties
 checked against a brute force over every way to seat a few players (hypothesis)."""
 
+import random
 from collections.abc import Iterator, Sequence
 
 import pytest
@@ -248,6 +249,18 @@ def test_a_large_night_is_seated():
     for three in (False, True):
         result = round_robin(names, met=met, three_player_table=three, seed=5)
         assert sorted(result.seated + list(result.byes)) == sorted(names)
+
+
+@pytest.mark.parametrize("three", [False, True])
+def test_a_large_night_gets_the_cheapest_seating_without_a_step_limit(three):
+    """Thirty players whose pairs met 0 to 3 times: a seating without a repeat exists,
+    which a search stopped after 50,000 steps missed (it took one repeat)."""
+    lot = random.Random(3002)
+    names = [f"P{i:02d}" for i in range(30)]
+    met = {
+        (a, b): lot.choice([0, 1, 1, 2, 2, 3]) for i, a in enumerate(names) for b in names[i + 1 :]
+    }
+    assert round_robin(names, met=met, three_player_table=three, seed=2).repeats(met) == 0
 
 
 # ---- refusals and swaps ---------------------------------------------------------------
