@@ -2,7 +2,7 @@
 checked against a brute force over every way to seat a few players (hypothesis)."""
 
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 
 import pytest
 from hypothesis import given, settings
@@ -18,29 +18,9 @@ from scorekeeper.engine.pairings import (
     round_robin,
     swiss,
 )
+from tests.engine.seatings import all_seatings
 
 NAMES = ["Anna", "Ben", "Carl", "Dora", "Emil", "Fritz", "Gabi", "Hans", "Ida", "Jan"]
-
-
-def all_seatings(players: Sequence[str], three: bool = False) -> Iterator[list[tuple[str, ...]]]:
-    """Every way to seat the players in pairs, and in one table of three for an odd
-    count with ``three``: the brute force the search must agree with."""
-    players = list(players)
-    if not players:
-        yield []
-        return
-    first, rest = players[0], players[1:]
-    if three and len(players) % 2 == 1:
-        for i in range(len(rest)):
-            for j in range(i + 1, len(rest)):
-                left = [p for k, p in enumerate(rest) if k not in (i, j)]
-                for tail in all_seatings(left):
-                    yield [(first, rest[i], rest[j]), *tail]
-    for i, partner in enumerate(rest):
-        left = rest[:i] + rest[i + 1 :]
-        if len(left) % 2 == 0 or three:
-            for tail in all_seatings(left, three):
-                yield [(first, partner), *tail]
 
 
 def cost_of(groups, met) -> int:

@@ -20,7 +20,7 @@ from scorekeeper.engine.tournaments import (
     tournament_state,
 )
 from scorekeeper.engine.tournaments.rounds import swiss_bye, swiss_cost, swiss_table
-from tests.engine.test_pairings import all_seatings
+from tests.engine.seatings import all_seatings
 from tests.engine.tournament_play import by_lot, names, play_out, seeds_hold
 
 lots = st.integers(0, 2**32)
