@@ -95,6 +95,12 @@ MAX_CARDS_TEXT = 1_000  # the cards of one hand as typed
 MAX_JSON_DEPTH = 32  # a record nests 6 deep (record, hands, round, tables, hand, cards)
 MAX_NUMBER_DIGITS = 40  # a JSON number's literal; nothing here needs more
 
+# A tournament (FORMAT.md, "Tournament"): its players, a Swiss's rounds, the results
+# of its document (every match of the largest, with corrections).
+MAX_TOURNAMENT_PLAYERS = 256
+MAX_SWISS_ROUNDS = 24
+MAX_TOURNAMENT_RESULTS = 10_000
+
 # A league season (FORMAT.md, "Season").
 # A season's points for a win, a shutout win, a loss (RULES.md §11): a loss may cost points.
 LEAGUE_POINTS = (-99, 99)

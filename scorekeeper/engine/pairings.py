@@ -14,15 +14,16 @@ this season, then the lowest standing. Or, with ``three_player_table``, nobody s
 out and one table seats three (it costs its three pairs).
 
 Ties are broken by ``random.Random(seed)``: the same input and seed give the same
-tables. The cheapest pairing is found by a branch-and-bound search that is exact up
-to ``SEARCH_LIMIT`` steps (every club night we know of); past that the best pairing
-found so far is used, which is always a complete one.
+tables. The cheapest pairing is exact, whatever the count: a minimum-cost perfect
+matching (``matching.py``, the pairing engine the tournaments' Swiss rounds use too),
+and for a table of three the matching tried for each possible third player of the
+table, skipping those whose least cost cannot win.
 
 Nobody has met yet, so four players make two tables:
 
 >>> night = round_robin(["Anna", "Ben", "Carl", "Dora"], met={}, seed=1)
 >>> sorted(sorted(table.players) for table in night.tables), night.byes
-([['Anna', 'Dora'], ['Ben', 'Carl']], ())
+([['Anna', 'Ben'], ['Carl', 'Dora']], ())
 
 Anna and Ben met twice, Carl and Dora once, Anna and Carl once: the only pairing
 with no repeat is Anna–Dora and Ben–Carl, whatever the seed.
@@ -79,8 +80,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 
-# Steps of the exact search before the best pairing found so far is taken.
-SEARCH_LIMIT = 50_000
+from .matching import cheapest_pairs, cheapest_with_trio
 
 Pair = tuple[str, str]
 
@@ -285,78 +285,20 @@ def _cheapest(
     players: list[str], cost: Callable[[str, str], int], rng: random.Random
 ) -> list[tuple[str, ...]]:
     """The groups (pairs, and one table of three for an odd count) of the smallest total
-    cost, with equal costs in the order of a lot. A table of three is tried cheapest
-    first, the pairs of the rest found by ``_Search``; a table whose cost and the least
-    the rest can cost reach the best found is not tried."""
-    search = _Search(players, cost, rng)
-    everyone = (1 << len(players)) - 1
-    if len(players) % 2 == 0:
-        search.pairs(everyone, 0, [])
+    cost, exactly (``matching``). The players are numbered in the order of a lot, so
+    that among seatings of equal cost the seed decides, the same way every time."""
+    if not players:
+        return []
+    lot = list(players)
+    rng.shuffle(lot)
+    prices = {(a, b): cost(lot[a], lot[b]) for a in range(len(lot)) for b in range(a + 1, len(lot))}
+
+    def price(a: int, b: int) -> int:
+        return prices[(a, b)]
+
+    if len(lot) % 2 == 0:
+        groups = cheapest_pairs(len(lot), price)
     else:
-        n, matrix, lots = len(players), search.matrix, search.lots
-        trios = sorted(
-            (matrix[a][b] + matrix[a][c] + matrix[b][c], lots[a] + lots[b] + lots[c], (a, b, c))
-            for a in range(n)
-            for b in range(a + 1, n)
-            for c in range(b + 1, n)
-        )
-        for price, _, trio in trios:
-            left = everyone & ~sum(1 << i for i in trio)
-            if search.best is not None and 2 * price + search.bound(left) >= 2 * search.best:
-                continue
-            search.pairs(left, price, [trio])
-    return [tuple(players[i] for i in group) for group in search.groups]
-
-
-class _Search:
-    """Branch and bound over the pairs of a set of players (a bit mask): depth first
-    from the best placed player left, his cheapest partners first; pruned by a lower
-    bound and by the best cost seen before at the same players left."""
-
-    def __init__(self, players: list[str], cost: Callable[[str, str], int], rng: random.Random):
-        n = len(players)
-        self.matrix = [[cost(a, b) if a != b else 0 for b in players] for a in players]
-        self.lots = [rng.random() for _ in players]
-        self.partners = [
-            sorted(
-                (j for j in range(n) if j != i),
-                key=lambda j, i=i: (self.matrix[i][j], self.lots[j]),
-            )
-            for i in range(n)
-        ]
-        self.best: int | None = None
-        self.groups: list[tuple[int, ...]] = []
-        self.seen: dict[int, int] = {}
-        self.steps = 0
-
-    def bound(self, left: int) -> int:
-        """Twice a lower bound of what the players left cost: each pays at least half
-        his cheapest pair among them."""
-        total = 0
-        for i in range(len(self.partners)):
-            if left >> i & 1:
-                for j in self.partners[i]:
-                    if left >> j & 1:
-                        total += self.matrix[i][j]
-                        break
-        return total
-
-    def pairs(self, left: int, spent: int, groups: list[tuple[int, ...]]) -> None:
-        if left == 0:
-            if self.best is None or spent < self.best:
-                self.best, self.groups = spent, list(groups)
-            return
-        self.steps += 1
-        if self.best is not None:
-            if self.steps > SEARCH_LIMIT or 2 * spent + self.bound(left) >= 2 * self.best:
-                return
-            if self.seen.get(left, spent + 1) <= spent:
-                return
-        self.seen[left] = spent
-        first = (left & -left).bit_length() - 1
-        rest = left & ~(1 << first)
-        for j in self.partners[first]:
-            if rest >> j & 1:
-                groups.append((first, j))
-                self.pairs(rest & ~(1 << j), spent + self.matrix[first][j], groups)
-                groups.pop()
+        trio, pairs = cheapest_with_trio(len(lot), price)
+        groups = [trio, *pairs]
+    return [tuple(lot[i] for i in group) for group in groups]

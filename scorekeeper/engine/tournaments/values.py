@@ -1,0 +1,156 @@
+"""The values of a tournament: what it is (``Tournament``), and what it comes to after
+its results (``State``: matches, standings, the Swiss table), frozen, for the command,
+the pages and the PDFs alike."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from enum import Enum
+
+from ..record import Problem, Problems
+
+
+class System(Enum):
+    SINGLE_ELIMINATION = "single_elimination"
+    DOUBLE_ELIMINATION = "double_elimination"
+    ROUND_ROBIN = "round_robin"
+    SWISS = "swiss"
+
+
+class Stage(Enum):
+    """The part of a tournament a match belongs to, in the order a page shows them."""
+
+    WINNERS = "winners"
+    LOSERS = "losers"
+    GRAND_FINAL = "grand_final"
+    GRAND_FINAL_RESET = "grand_final_reset"
+    THIRD_PLACE = "third_place"
+    CONSOLATION = "consolation"
+    ROUND_ROBIN = "round_robin"
+    SWISS = "swiss"
+    TOP_CUT = "top_cut"
+
+
+class TournamentError(ValueError):
+    """A tournament or a result that cannot be taken; ``errors`` holds one English line
+    per problem, ``problems`` each line's code and parameters."""
+
+    def __init__(self, errors: list[str], problems: list[Problem] | None = None):
+        super().__init__("\n".join(errors))
+        self.errors = errors
+        self.problems = problems if problems is not None else [("", {}) for _ in errors]
+
+    @classmethod
+    def of(cls, problems: Problems) -> TournamentError:
+        return cls(problems.errors, problems.problems)
+
+
+@dataclass(frozen=True)
+class Tournament:
+    """What is played: the system, the players in seed order (best first) and the
+    system's options. ``rounds`` and ``top_cut`` (0: none) are Swiss's; ``third_place``
+    and ``consolation`` single elimination's; ``seed`` breaks ties the same way every
+    time. ``tournament_problems`` says what is wrong with one."""
+
+    system: System
+    players: tuple[str, ...]
+    rounds: int = 0
+    top_cut: int = 0
+    third_place: bool = False
+    consolation: bool = False
+    seed: int = 0
+    name: str = ""
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """A match's winner as entered; ``winner`` None voids the match's result."""
+
+    match: str
+    winner: str | None
+
+
+@dataclass(frozen=True)
+class TournamentMatch:
+    """One match of the state. ``players``: its two seats (a bracket's upper seat first;
+    a round's better seed or place first), None where the player is not known yet; a
+    bye has one seat, and its player as ``winner`` once known."""
+
+    id: str
+    stage: Stage
+    round: int
+    players: tuple[str | None, ...]
+    winner: str | None = None
+    bye: bool = False
+
+    @property
+    def playable(self) -> bool:
+        """Both players known, no winner yet."""
+        return not self.bye and self.winner is None and None not in self.players
+
+    @property
+    def loser(self) -> str | None:
+        if self.bye or self.winner is None:
+            return None
+        return next(p for p in self.players if p != self.winner)
+
+    def label(self) -> str:
+        """``W1-2 (Ben v Gus)``, as a message names the match."""
+        names = " v ".join(p or "?" for p in self.players)
+        return f"{self.id} ({names})"
+
+
+@dataclass(frozen=True)
+class Place:
+    """A place of the final standings and the players who share it."""
+
+    place: int
+    players: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class SwissLine:
+    """A line of the Swiss table, in the Swiss order: score (a win or a bye counts 1),
+    then Buchholz (the sum of the opponents' scores), then head-to-head, then the seed."""
+
+    place: int
+    player: str
+    score: int
+    buchholz: int
+    byes: int
+    opponents: tuple[str, ...] = field(default=())
+
+
+@dataclass(frozen=True)
+class State:
+    """A tournament after its results: every match known so far, in the order it is
+    played; the champion and the standings once every match is played; the Swiss table
+    (Swiss only), live."""
+
+    tournament: Tournament
+    matches: tuple[TournamentMatch, ...]
+    champion: str | None
+    standings: tuple[Place, ...]
+    swiss_table: tuple[SwissLine, ...] = field(default=())
+
+    def is_over(self) -> bool:
+        """Every match played (a round robin's first place may still be shared)."""
+        return bool(self.standings)
+
+    def match(self, match_id: str) -> TournamentMatch | None:
+        return next((m for m in self.matches if m.id == match_id), None)
+
+    def playable(self) -> list[TournamentMatch]:
+        return [m for m in self.matches if m.playable]
+
+    def stages(self) -> list[Stage]:
+        """The stages that hold a match, in the order of ``Stage``."""
+        held = {m.stage for m in self.matches}
+        return [stage for stage in Stage if stage in held]
+
+    def rounds(self, stage: Stage) -> Iterator[tuple[int, list[TournamentMatch]]]:
+        """A stage's rounds, in order, each with its matches (a page's columns)."""
+        numbers = sorted({m.round for m in self.matches if m.stage is stage})
+        for number in numbers:
+            yield number, [m for m in self.matches if m.stage is stage and m.round == number]
