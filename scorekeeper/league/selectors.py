@@ -151,21 +151,21 @@ class Book:
         return ratings.Scope(self.owner, self.games, self.results)
 
 
-def _open(game: str = "game_id") -> Q:
+def _pending(game: str = "game_id") -> Q:
     """The condition on a row (``game``: its game's key) that its game is pending: some
     player asked to confirm it has not (not answered yet, or disputed it)."""
-    return Q(**{f"{game}__in": ResultConfirmation.open_games()})
+    return Q(**{f"{game}__in": ResultConfirmation.pending_games()})
 
 
 def _confirmed(game: str = "game_id") -> Q:
     """A row whose game is confirmed: no player asked has left it unconfirmed (a game
     that asked nobody is confirmed)."""
-    return ~_open(game)
+    return ~_pending(game)
 
 
 def _confirmed_parties() -> Q:
     """A row whose partie has no closed game that waits for an answer."""
-    return ~Q(partie_id__in=ClosedGame.objects.filter(_open("pk")).values("partie_id"))
+    return ~Q(partie_id__in=ClosedGame.objects.filter(_pending("pk")).values("partie_id"))
 
 
 def season_book(season: Season, assignments: list[tuple[int, int]] | None = None) -> Book:
@@ -237,7 +237,7 @@ def _line_rows(book: Book, players: Iterable[int] | None = None) -> QuerySet:
     figures = _figures(book, played).annotate(
         n_shutouts=Count(NEVER_NULL, filter=_of(book, Q(shutout=True))),
         n_money=Sum("money_e4", filter=_of(book), default=0),
-        n_pending=Count(NEVER_NULL, filter=_open()),
+        n_pending=Count(NEVER_NULL, filter=_pending()),
     )
     return figures.values_list(
         "player_id", "n_games", "n_won", "n_shutouts", "n_points", "n_net", "n_money",
@@ -585,12 +585,12 @@ class SeasonTable:
         they are on its list, or their games wait for an answer), by name: one line under
         the table, not rows of zeros; a player with games pending says how many ("Ben (1
         pending)")."""
-        waiting = {row.line.player: row.pending for row in self._rows if not row.line.games}
+        pending = {row.line.player: row.pending for row in self._rows if not row.line.games}
         for name in (self.listed or set()) - self._played:
-            waiting.setdefault(name, 0)
+            pending.setdefault(name, 0)
         return [
-            name if pending == 0 else pending_text(name, pending)
-            for name, pending in sorted(waiting.items())
+            name if games == 0 else pending_text(name, games)
+            for name, games in sorted(pending.items())
         ]
 
     @property
@@ -954,15 +954,15 @@ def season_document(season: Season) -> documents.SeasonDocument:
         .prefetch_related(Prefetch("hands", queryset=HANDS_IN_ORDER))
         .order_by("started_at", "pk")  # the playing order of the ratings (ratings.ORDER)
     )
-    open_games = ClosedGame.objects.filter(_open("pk"), partie__in=counted.values("pk"))
-    waiting = open_games.values_list("partie_id", "number")
+    pending_games = ClosedGame.objects.filter(_pending("pk"), partie__in=counted.values("pk"))
+    pending = pending_games.values_list("partie_id", "number")
     records, positions = [], {}
     for partie in parties.iterator(chunk_size=500):
         with scoring(partie):
             records.append(partie_record(partie))
         positions[partie.pk] = len(records)
     pending = frozenset(
-        (positions[partie], number) for partie, number in waiting if partie in positions
+        (positions[partie], number) for partie, number in pending if partie in positions
     )
     return documents.SeasonDocument(
         season.name,
@@ -1046,7 +1046,7 @@ class SeasonTop(NamedTuple):
     for one and so count not yet (a season that counts only confirmed games; else 0)."""
 
     lines: list[tuple[engine.league.Line, int]]
-    waiting: int = 0
+    pending: int = 0
 
     @property
     def marked(self) -> bool:
@@ -1061,10 +1061,10 @@ def season_top(season: Season, size: int = BOARD_TOP) -> SeasonTop:
     book = season_book(season)
     lines, ids, pending = book_standings(book)
     top = [(line, pending.get(ids[line.player], 0)) for line in engine.league.played(lines)]
-    waiting = 0
+    pending = 0
     if book.confirmed_only:
-        waiting = book.played.filter(_open()).values("game_id").distinct().count()
-    return SeasonTop(top[:size], waiting)
+        pending = book.played.filter(_pending()).values("game_id").distinct().count()
+    return SeasonTop(top[:size], pending)
 
 
 def night_seated(parties: QuerySet[Partie]) -> QuerySet[Partie]:

@@ -793,8 +793,8 @@ class ResultConfirmation(models.Model):
         return f"{self.game}: {self.player} {self.state}"
 
     @classmethod
-    def open_games(cls) -> models.QuerySet:
-        """The keys of the games some asked player has not confirmed (pending, or
+    def pending_games(cls) -> models.QuerySet:
+        """The keys of the pending games: some asked player has not confirmed them (not answered, or
         disputed and not decided by the owner): ``game_id__in`` it, uncorrelated, so that
         the database reads it once."""
         return cls.objects.exclude(state__in=cls.SETTLED).values("game_id")
