@@ -8,7 +8,6 @@ page as pictures, in English and German, at 360 and 1280 px, with a long name.
 """
 
 from collections.abc import Callable
-from decimal import Decimal
 
 import pytest
 from django.contrib.auth.models import User
@@ -19,7 +18,7 @@ from scorekeeper import engine
 from scorekeeper.clubs import services as club_services
 from scorekeeper.clubs.models import Club, Role
 from scorekeeper.table import services
-from scorekeeper.table.models import ClosedGame, Partie
+from scorekeeper.table.models import ClosedGame
 from scorekeeper.table.services import confirmations
 from tests.browser.conftest import (
     PHONE,
@@ -29,6 +28,7 @@ from tests.browser.conftest import (
     screenshot,
     status,
 )
+from tests.browser.test_confirm_flow import started  # as a league night starts it
 from tests.browser.test_overflow import problems
 from tests.clubs.conftest import join
 from tests.conftest import PASSWORD
@@ -53,21 +53,6 @@ def gin_club(owner: User, django_user_model: type[User], names: tuple[str, str])
 @pytest.fixture
 def club(owner: User, django_user_model: type[User]) -> Club:
     return gin_club(owner, django_user_model, ("Anna", "Ben"))
-
-
-def started(club: Club, owner: User, names=("Anna", "Ben"), hands=()) -> Partie:
-    """A partie the organiser started (as a league night does), with ``hands``."""
-    partie = services.partie_start(
-        owner=owner,
-        club=club,
-        names=list(names),
-        rules=engine.preset("classic"),
-        stake=Decimal("0.05"),
-        first_dealer=names[1],
-    )
-    for hand in hands:
-        services.hand_record(partie=partie, hand=hand, user=owner)
-    return partie
 
 
 def phone(open_context: Callable[..., BrowserContext], log_in, username: str, **options) -> Page:
