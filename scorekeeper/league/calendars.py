@@ -202,7 +202,8 @@ def calendar_ical(entries: Iterable[CalendarEntry], *, name: str, site: str) -> 
     calendar.add("calscale", "GREGORIAN")
     calendar.add("x-wr-calname", name)
     calendar.add("refresh-interval", REFRESH, parameters={"VALUE": "DURATION"})
-    calendar.add("x-published-ttl", REFRESH)
+    calendar.add("x-published-ttl", "PT1H")  # the same, in the older property
+
     for entry in sorted(entries, key=lambda entry: (entry.day, entry.event)):
         calendar.add_component(_event(entry, host, site))
     return calendar.to_ical()
