@@ -53,7 +53,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.utils import timezone
 
 from scorekeeper.clubs import services as club_services
-from scorekeeper.clubs.models import Club, Role
+from scorekeeper.clubs.models import CalendarLink, Club, Role
 from scorekeeper.clubs.services import personal_club
 from scorekeeper.league import services as league_services
 from scorekeeper.league.models import Season
@@ -100,6 +100,7 @@ class Things(ClubThings):
     deleted: Club | None = None  # another club of the cast, deleted: to be restored
     asked: Partie | None = None  # Anna (the former member's) won: he is asked to confirm
     locked: Partie | None = None  # Anna won again and the former member confirmed it
+    calendar: CalendarLink | None = None  # the member's link to the club's calendar
 
 
 @dataclass(frozen=True)
@@ -356,6 +357,15 @@ WALKS = [
     Walk("service_worker", get=OPEN),
     Walk("manifest", get=OPEN),
     Walk("offline", get=OPEN),
+    # Added for issue 31: calendar feeds behind each member's own link (whoever holds it
+    # reads it; the member's removal ends it: tests/league/test_calendars.py)
+    Walk("calendar_feed", lambda t: [t.calendar.token], get=LINKED),
+    Walk("club_calendar_link", slug, post=Ask(Role.MEMBER, 302)),
+    Walk("club_calendar_link", slug, post=Ask(Role.MEMBER, 302, changes=False,
+         data=lambda t: {"link": "0"}), variant="withdrawn"),  # the member's goes
+    Walk("my_calendar_link", post=Ask(LOGIN, 302)),
+    Walk("my_calendar_link", post=Ask(LOGIN, 302, changes=False, data=lambda t: {"link": "0"}),
+         variant="withdrawn"),
 ]  # fmt: skip
 
 
@@ -481,6 +491,9 @@ def club_and_more(things: ClubThings, scorer: User, owner: User) -> Things:
     join(deleted, scorer, Role.SCORER)
     join(deleted, things.membership.user, Role.MEMBER)
     club_services.club_delete(club=deleted)
+    calendar = club_services.calendar_link_make(
+        user=things.membership.user, club=club, language="en"
+    )
     return Things(
         **vars(things),
         season=season,
@@ -492,6 +505,7 @@ def club_and_more(things: ClubThings, scorer: User, owner: User) -> Things:
         deleted=deleted,
         asked=asked,
         locked=locked,
+        calendar=calendar,
     )
 
 

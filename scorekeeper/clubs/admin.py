@@ -6,7 +6,7 @@ cannot (an owner who left the site), so it edits memberships directly.
 
 from django.contrib import admin
 
-from .models import Club, Invitation, Membership
+from .models import CalendarLink, CalendarMove, Club, Invitation, Membership
 
 
 class MembershipInline(admin.TabularInline):
@@ -45,3 +45,22 @@ class InvitationAdmin(admin.ModelAdmin):
     raw_id_fields = ["club", "created_by", "accepted_by"]
     # A link is made and withdrawn on the club's page; here it is looked at.
     readonly_fields = ["token", "created_at", "accepted_by", "accepted_at"]
+
+
+@admin.register(CalendarLink)
+class CalendarLinkAdmin(admin.ModelAdmin):
+    list_display = ["user", "club", "language", "created_at"]
+    search_fields = ["user__username", "club__name"]
+    list_select_related = ["user", "club"]
+    raw_id_fields = ["user", "club"]
+    # Made, renewed and withdrawn by its member on the club's page or on My games.
+    readonly_fields = ["token", "created_at"]
+
+
+@admin.register(CalendarMove)
+class CalendarMoveAdmin(admin.ModelAdmin):
+    list_display = ["club", "event", "before", "after", "at"]
+    search_fields = ["club__name", "event"]
+    list_select_related = ["club"]
+    raw_id_fields = ["club"]
+    readonly_fields = ["at"]

@@ -11,9 +11,12 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import models
+from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+
+from scorekeeper.tokens import new_share_token
 
 INVITATION_DAYS = 7  # how long an invitation link stays good
 RESTORE_DAYS = 30  # how long a deleted club can be restored before it is purged
@@ -223,3 +226,70 @@ class Invitation(models.Model):
     @property
     def is_open(self) -> bool:
         return self.refusal is None
+
+
+class CalendarLink(models.Model):
+    """A member's private address of a calendar feed: the club's (``club`` set) or his own
+    nights in all his clubs (``club`` None). Whoever holds it reads the feed, as a calendar
+    app does without a session; it answers only while ``user`` is a member of the club
+    (his own feed: of the clubs he is a member of now), in ``language``, that of the page
+    it was made on. A new link replaces the token (the old address ends); withdrawn, the
+    row goes."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="calendar_links",
+        verbose_name=_("user"),
+    )
+    club = models.ForeignKey(
+        Club,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="calendar_links",
+        verbose_name=_("club"),
+    )
+    token = models.CharField(_("token"), max_length=64, unique=True, default=new_share_token)
+    language = models.CharField(_("language"), max_length=10)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("calendar link")
+        verbose_name_plural = _("calendar links")
+        ordering = ["user", "club", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "club"], name="calendar_link_per_club"),
+            # NULLs are distinct in a unique pair: one own feed per user needs its own rule.
+            models.UniqueConstraint(
+                fields=["user"], condition=Q(club=None), name="own_calendar_link_per_user"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.club or '—'}"  # no club: his own nights
+
+
+class CalendarMove(models.Model):
+    """An event of a club's calendar moved to another day, one row a move. The feeds count
+    an event's moves as its SEQUENCE and take the newest as its LAST-MODIFIED, so that a
+    calendar app moves the entry it holds. ``event`` names the event as its UID does
+    ("night-12"), without a foreign key: the clubs app sits below the league, and a
+    tournament's match will be an event too."""
+
+    club = models.ForeignKey(
+        Club, on_delete=models.CASCADE, related_name="+", verbose_name=_("club")
+    )
+    event = models.CharField(_("event"), max_length=40)
+    before = models.DateField(_("before"))
+    after = models.DateField(_("after"))
+    at = models.DateTimeField(_("at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("calendar move")
+        verbose_name_plural = _("calendar moves")
+        ordering = ["club", "event", "at", "id"]
+        indexes = [models.Index(fields=["club", "event"], name="calendar_move_event")]
+
+    def __str__(self) -> str:
+        return f"{self.club} {self.event}: {self.before} → {self.after}"

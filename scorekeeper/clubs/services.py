@@ -16,8 +16,17 @@ from django.utils.text import format_lazy, slugify
 from django.utils.translation import gettext_lazy as _
 
 from scorekeeper.engine.names import cleaned
+from scorekeeper.tokens import new_share_token
 
-from .models import INVITATION_DAYS, RESTORE_DAYS, Club, Invitation, Membership, Role
+from .models import (
+    INVITATION_DAYS,
+    RESTORE_DAYS,
+    CalendarLink,
+    Club,
+    Invitation,
+    Membership,
+    Role,
+)
 
 MESSAGES = {
     "last_owner": _("A club needs an owner: make another member an owner first."),
@@ -197,6 +206,9 @@ def membership_remove(*, membership: Membership) -> None:
     membership = _locked(membership)
     if membership.role == Role.OWNER:
         _keep_an_owner(membership)
+    # His address of the club's calendar goes with him: joining again later, he makes a
+    # new one, and a copy of the old one left somewhere stays dead.
+    CalendarLink.objects.filter(user=membership.user, club=membership.club).delete()
     membership.delete()
 
 
@@ -213,3 +225,27 @@ def _keep_an_owner(membership: Membership) -> None:
     )
     if not others.exists():
         raise ClubError("last_owner")
+
+
+@transaction.atomic
+def calendar_link_make(
+    *, user: AbstractBaseUser, club: Club | None = None, language: str
+) -> CalendarLink:
+    """A new private address of the club's calendar (``club`` None: of the user's own
+    nights), in ``language``; it replaces the one he had, whose address stops working.
+    Whether he is a member is the caller's check (``access.club_of``) and the feed's, at
+    every request."""
+    link, made = CalendarLink.objects.select_for_update().get_or_create(
+        user=user, club=club, defaults={"language": language}
+    )
+    if not made:
+        link.token = new_share_token()
+        link.language = language
+        link.save(update_fields=["token", "language"])
+    return link
+
+
+@transaction.atomic
+def calendar_link_withdraw(*, user: AbstractBaseUser, club: Club | None = None) -> None:
+    """Withdraw the user's address of the club's calendar (or of his own): it stops working."""
+    CalendarLink.objects.filter(user=user, club=club).delete()

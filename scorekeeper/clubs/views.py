@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect
 
+from scorekeeper.league.views.calendars import calendar_context
 from scorekeeper.table.forms.players import RosterJoinForm
 from scorekeeper.table.models import Player
 from scorekeeper.table.selectors import evenings_in, parties_in, roster_by_link
@@ -272,6 +273,7 @@ def _render_club(
         "invitation_form": invitation_form or InvitationForm(),
         "region": region,
         "error": error,
+        **calendar_context(request.user, club),
     }
     template = "clubs/club_detail.html"
     if region and request.htmx:

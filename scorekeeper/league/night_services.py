@@ -10,6 +10,7 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
 from django.db.models import Max
 
+from scorekeeper.clubs.models import CalendarMove
 from scorekeeper.engine import bounds
 from scorekeeper.engine.pairings import Pairing
 from scorekeeper.table import services as table_services
@@ -37,6 +38,10 @@ class StillPlaying(RoundError):
         self.players = players  # the new table's players who play together already
         self.table = table  # where they play
         super().__init__(f"{' and '.join(players)} still play round {table.round}")
+
+
+class NightTaken(RoundError):
+    """A night moved to a day on which the season has a night already."""
 
 
 def _still_together(night: LeagueNight, seating: Pairing) -> None:
@@ -148,4 +153,36 @@ def night_round_start(
     NightBye.objects.bulk_create(
         NightBye(night=night, round=last + 1, player=byes[name]) for name in seating.byes
     )
+    return night
+
+
+def night_event(night: LeagueNight) -> str:
+    """The night's name among its club's calendar events, in its UID and its moves."""
+    return f"night-{night.pk}"
+
+
+@transaction.atomic
+def night_move(*, night: LeagueNight, played_on: date) -> LeagueNight:
+    """Move the night to another day of its season, and note the move for the calendar
+    feeds (``CalendarMove``: the event keeps its UID, its SEQUENCE counts the moves).
+    Refused: a day outside the season (OutsideSeason), a day with a night of the season
+    already (NightTaken). Moved to its own day, nothing changes."""
+    night = (
+        LeagueNight.objects.select_related("season__league").select_for_update().get(pk=night.pk)
+    )
+    season = night.season
+    if not season.starts_on <= played_on <= season.ends_on:
+        raise OutsideSeason(f"{played_on} is not a day of the season {season}")
+    if played_on == night.played_on:
+        return night
+    if season.nights.filter(played_on=played_on).exists():
+        raise NightTaken(f"the season has a night on {played_on} already")
+    CalendarMove.objects.create(
+        club_id=season.league.club_id,
+        event=night_event(night),
+        before=night.played_on,
+        after=played_on,
+    )
+    night.played_on = played_on
+    night.save(update_fields=["played_on"])
     return night

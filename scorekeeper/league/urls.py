@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .views import nights, players, seasons
+from .views import calendars, nights, players, seasons
 
 urlpatterns = [
     path("clubs/<slug:slug>/leagues/", seasons.league_list, name="league_list"),
@@ -32,4 +32,8 @@ urlpatterns = [
     path("players/<int:pk>/merge/", players.player_merge, name="player_merge"),
     path("players/merges/<int:pk>/undo/", players.player_merge_undo, name="player_merge_undo"),
     path("clubs/<slug:slug>/players/", players.player_list, name="player_list"),
+    # Calendar feeds behind a member's own private link (token_urlsafe: a slug's letters)
+    path("calendar/<slug:token>.ics", calendars.calendar_feed, name="calendar_feed"),
+    path("clubs/<slug:slug>/calendar/", calendars.club_calendar_link, name="club_calendar_link"),
+    path("me/calendar/", calendars.my_calendar_link, name="my_calendar_link"),
 ]

@@ -23,6 +23,7 @@ from scorekeeper import engine
 from scorekeeper.clubs.access import Role
 from scorekeeper.engine.record import RecordError, record_json
 from scorekeeper.inputs import number_param
+from scorekeeper.league.views.calendars import calendar_context
 from scorekeeper.pwa.account import for_its_account
 from scorekeeper.vocabulary import rule_items
 
@@ -584,5 +585,6 @@ def my_games(request: HttpRequest) -> HttpResponse:
         "debts": selectors.open_debts_of(request.user),
         "to_answer": games_to_answer(request),
         "disputed": selectors.disputed_games_for(request.user),
+        **calendar_context(request.user, None),
     }
     return render(request, "table/my_games.html", context)
