@@ -8,9 +8,12 @@ from itertools import combinations
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
 from django.db.models import Max
+from django.urls import reverse
 
 from scorekeeper import engine
 from scorekeeper.engine.pairings import Pairing
+from scorekeeper.notices.models import Kind
+from scorekeeper.notices.services import Tell, notices_record
 from scorekeeper.table import services as table_services
 from scorekeeper.table.models import Player
 
@@ -60,7 +63,8 @@ def night_round_start(
     same round (a retry, a double tap) starts nothing more. Refused, with nothing
     written: a day outside the season's dates (OutsideSeason), a table of players who
     play together at a table of the night still running (StillPlaying; checked under
-    the night's lock, so two taps or two organisers cannot both start it)."""
+    the night's lock, so two taps or two organisers cannot both start it). Each seated
+    player linked to an account is told his table (``notices``)."""
     if not season.starts_on <= played_on <= season.ends_on:
         raise OutsideSeason(f"{played_on} is not a day of the season {season}")
     night, _ = LeagueNight.objects.get_or_create(season=season, played_on=played_on)
@@ -76,6 +80,7 @@ def night_round_start(
     byes = {p.name: p for p in Player.objects.filter(club=club, name__in=seating.byes)}
     if len(byes) != len(seating.byes):
         raise RoundError("a player on the bye is not of the club")
+    parties = {}
     for table in seating.tables:
         kind = "two_player" if len(table.players) == 2 else "three_player"
         session = engine.session_class(kind)
@@ -89,7 +94,41 @@ def night_round_start(
         )
         services.partie_season_assign(partie=partie, season=season)
         NightTable.objects.create(night=night, round=last + 1, number=table.number, partie=partie)
+        parties[table.number] = partie
     NightBye.objects.bulk_create(
         NightBye(night=night, round=last + 1, player=byes[name]) for name in seating.byes
     )
+    _tables_tell(season, night, last + 1, seating, parties)
     return night
+
+
+def _tables_tell(
+    season: Season, night: LeagueNight, round: int, seating: Pairing, parties: dict
+) -> None:
+    """Tell each seated player linked to an account his table and whom he plays."""
+    seated = [name for table in seating.tables for name in table.players]
+    accounts = dict(
+        Player.objects.filter(
+            club=season.league.club_id, name__in=seated, user__isnull=False
+        ).values_list("name", "user_id")
+    )
+    notices_record(
+        club_id=season.league.club_id,
+        kind=Kind.TABLES_OUT,
+        event=f"{night.pk}:{round}",
+        tell=[
+            Tell(
+                accounts[name],
+                reverse("partie_detail", args=[parties[table.number].pk]),
+                {
+                    "season": season.name,
+                    "round": round,
+                    "table": table.number,
+                    "opponents": [other for other in table.players if other != name],
+                },
+            )
+            for table in seating.tables
+            for name in table.players
+            if name in accounts
+        ],
+    )
