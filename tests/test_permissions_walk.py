@@ -57,6 +57,7 @@ from scorekeeper.clubs.models import Club, Role
 from scorekeeper.clubs.services import personal_club
 from scorekeeper.league import services as league_services
 from scorekeeper.league.models import Season
+from scorekeeper.notices.services import unsubscribe_token
 from scorekeeper.table import services
 from scorekeeper.table.models import HandChange, Partie, Player, PlayerMerge
 from scorekeeper.table.services import confirmations
@@ -354,6 +355,12 @@ WALKS = [
     Walk("service_worker", get=OPEN),
     Walk("manifest", get=OPEN),
     Walk("offline", get=OPEN),
+    # Added for issue 31: notices by mail, each member's choices, the one-click unsubscribe
+    Walk("notices_settings", get=PAGE, post=Ask(LOGIN, 302, data=lambda t: {
+        "email": "someone@example.com", "language": "de", "tables_out__mail": "on"})),
+    Walk("notices_unsubscribe", lambda t: [unsubscribe_token(User.objects.get(username="member"))],
+         get=LINKED, post=Ask(LINK, 200, changes=True,
+                              data=lambda t: {"List-Unsubscribe": "One-Click"})),
 ]  # fmt: skip
 
 

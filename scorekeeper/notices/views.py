@@ -11,7 +11,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import check_for_language
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods
 from django.views.i18n import set_language
 
 from . import services
@@ -63,13 +63,12 @@ def _unsubscribe(request: HttpRequest, user) -> HttpResponse:
     return render(request, "notices/unsubscribe.html", {"done": True, "address": user.email})
 
 
-@require_POST
 def language_set(request: HttpRequest) -> HttpResponse:
-    """Django's language switch; for a logged-in member it also keeps the language, so
-    that his mails are written in it."""
+    """Django's language switch (a GET only goes back); a logged-in member's POST also
+    keeps the language, so that his mails are written in it."""
     response = set_language(request)
     language = request.POST.get("language", "")
     known = language in dict(settings.LANGUAGES) and check_for_language(language)
-    if request.user.is_authenticated and known:
+    if request.method == "POST" and request.user.is_authenticated and known:
         services.preferences_language_set(user=request.user, language=language)
     return response

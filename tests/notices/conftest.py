@@ -13,6 +13,7 @@ import pytest
 from aiosmtpd.controller import Controller
 from django.test import override_settings
 
+# The league's fixtures: its club, season, players and their accounts.
 from tests.league.conftest import accounts, club, member, play, season  # noqa: F401
 
 SITE = "https://gin.example"
@@ -63,7 +64,7 @@ def inbox() -> Iterator[Inbox]:
 
 
 @pytest.fixture
-def addresses(accounts, owner) -> dict[str, str]:
+def addresses(accounts, owner) -> dict[str, str]:  # noqa: F811 (the league's accounts)
     """Anna, Ben and the club's owner give their mail addresses."""
     given = {"Anna": "anna@gin.example", "Ben": "ben@gin.example"}
     for name, address in given.items():
