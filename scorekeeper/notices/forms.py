@@ -6,6 +6,7 @@ from typing import Any
 
 from django import forms
 from django.conf import settings
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from .models import Channel, Kind, Preferences
@@ -29,7 +30,8 @@ class PreferencesForm(forms.Form):
     def __init__(self, *args: Any, preferences: Preferences, email: str, **kwargs: Any):
         super().__init__(*args, **kwargs)
         self.fields["email"].initial = email
-        self.fields["language"].initial = preferences.language or settings.LANGUAGE_CODE
+        # Before he chose one: the language he reads this page in.
+        self.fields["language"].initial = preferences.language or get_language()
         for kind in Kind:
             for channel in CHANNELS:
                 self.fields[field_name(kind, channel)] = forms.BooleanField(
