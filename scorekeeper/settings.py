@@ -30,6 +30,18 @@ Production switches (README.md, "Running in production"):
     SECURE_HSTS_PRELOAD    0 or 1 (default: 1), with SECURE_SSL_REDIRECT (default: 1)
     LOG_LEVEL              of the app's loggers on standard error (default: INFO)
     STATIC_ROOT            where `collectstatic` puts the static files (default: staticfiles/)
+
+Mail (the worker sends the notices: scorekeeper/notices), under Django's own names:
+
+    SITE_URL               the site's address, in front of every link a mail carries
+                           (default: http://localhost:8000)
+    EMAIL_BACKEND          default: the console (mails printed) with DEBUG on, SMTP off
+    EMAIL_HOST, EMAIL_PORT the SMTP server (default: localhost, 25)
+    EMAIL_HOST_USER, EMAIL_HOST_PASSWORD  its login (default: none)
+    EMAIL_USE_TLS          0 or 1: STARTTLS (default: 0)
+    EMAIL_TIMEOUT          seconds before the worker gives up on the server (default: 10)
+    EMAIL_FILE_PATH        the folder of the file backend's mails
+    DEFAULT_FROM_EMAIL     the mails' sender (default: scorekeeper@localhost)
 """
 
 import os
@@ -123,6 +135,7 @@ INSTALLED_APPS = [
     "scorekeeper.clubs",
     "scorekeeper.table",
     "scorekeeper.league",
+    "scorekeeper.notices",
 ]
 
 MIDDLEWARE = [
@@ -259,6 +272,28 @@ TRUSTED_PROXIES = env_int("TRUSTED_PROXIES", default=0)
 # Sign-up is throttled per address, counted in the database too (accounts.SignupAttempt).
 SIGNUP_LIMIT = env_int("SIGNUP_LIMIT", default=10, minimum=1)
 SIGNUP_WINDOW = timedelta(minutes=env_int("SIGNUP_WINDOW_MINUTES", default=60, minimum=1))
+
+# Mail: the notices the worker sends (scorekeeper/notices/outbox.py). In development the
+# console prints them (make run shows them in its output); production names its server.
+EMAIL_BACKEND = os.environ.get(
+    "EMAIL_BACKEND",
+    "django.core.mail.backends.console.EmailBackend"
+    if DEBUG
+    else "django.core.mail.backends.smtp.EmailBackend",
+)
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
+EMAIL_PORT = env_int("EMAIL_PORT", default=25, minimum=1)
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", default=False)
+EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", default=10, minimum=1)
+if os.environ.get("EMAIL_FILE_PATH"):
+    EMAIL_FILE_PATH = os.environ["EMAIL_FILE_PATH"]
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "scorekeeper@localhost")
+# Where the links in a mail point: the address the players open the site at.
+SITE_URL = os.environ.get("SITE_URL", "http://localhost:8000").rstrip("/")
+if not SITE_URL.startswith(("http://", "https://")):
+    raise ImproperlyConfigured(f"SITE_URL must begin with https:// or http://, not {SITE_URL!r}.")
 
 LANGUAGE_CODE = "en"
 LANGUAGES = [

@@ -4,6 +4,7 @@ from django.templatetags.static import static
 from django.urls import include, path
 from django.views.decorators.http import require_safe
 
+from scorekeeper.notices import views as notices
 from scorekeeper.pwa import views as pwa
 
 
@@ -23,8 +24,11 @@ urlpatterns = [
     # Sign-up and the log-in page with a bounded username, before Django's own log-in.
     path("", include("scorekeeper.accounts.urls")),
     path("accounts/", include("django.contrib.auth.urls")),
+    # Django's language switch, which also keeps a member's language for his mails.
+    path("i18n/setlang/", notices.language_set, name="set_language"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("scorekeeper.table.urls")),
     path("", include("scorekeeper.clubs.urls")),
     path("", include("scorekeeper.league.urls")),
+    path("", include("scorekeeper.notices.urls")),
 ]

@@ -57,6 +57,7 @@ from scorekeeper.clubs.models import CalendarLink, Club, Role
 from scorekeeper.clubs.services import personal_club
 from scorekeeper.league import services as league_services
 from scorekeeper.league.models import Season
+from scorekeeper.notices.services import unsubscribe_token
 from scorekeeper.table import services
 from scorekeeper.table.models import HandChange, Partie, Player, PlayerMerge
 from scorekeeper.table.services import confirmations
@@ -366,6 +367,12 @@ WALKS = [
     Walk("my_calendar_link", post=Ask(LOGIN, 302)),
     Walk("my_calendar_link", post=Ask(LOGIN, 302, changes=False, data=lambda t: {"link": "0"}),
          variant="withdrawn"),
+    # Added for issue 31: notices by mail, each member's choices, the one-click unsubscribe
+    Walk("notices_settings", get=PAGE, post=Ask(LOGIN, 302, data=lambda t: {
+        "email": "someone@example.com", "language": "de", "tables_out__mail": "on"})),
+    Walk("notices_unsubscribe", lambda t: [unsubscribe_token(User.objects.get(username="member"))],
+         get=LINKED, post=Ask(LINK, 200, changes=True,
+                              data=lambda t: {"List-Unsubscribe": "One-Click"})),
 ]  # fmt: skip
 
 

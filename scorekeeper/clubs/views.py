@@ -22,6 +22,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from django_htmx.http import HttpResponseClientRedirect
 
 from scorekeeper.league.views.calendars import calendar_context
+from scorekeeper.notices.selectors import failed_deliveries
 from scorekeeper.table.forms.players import RosterJoinForm
 from scorekeeper.table.models import Player
 from scorekeeper.table.selectors import evenings_in, parties_in, roster_by_link
@@ -270,6 +271,8 @@ def _render_club(
         "members": selectors.club_members(club),
         "roles": Role.choices,
         "invitations": selectors.open_invitations(club) if is_owner else [],
+        # Whom a notice did not reach, and why: only the owner sees it.
+        "failed_notices": list(failed_deliveries(club)) if is_owner else [],
         "invitation_form": invitation_form or InvitationForm(),
         "region": region,
         "error": error,

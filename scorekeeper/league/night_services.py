@@ -9,10 +9,13 @@ from itertools import combinations
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
 from django.db.models import Max
+from django.urls import reverse
 
 from scorekeeper.clubs.models import CalendarMove
 from scorekeeper.engine import bounds
 from scorekeeper.engine.pairings import Pairing
+from scorekeeper.notices.models import Kind
+from scorekeeper.notices.services import Tell, notices_record
 from scorekeeper.table import services as table_services
 from scorekeeper.table.models import Evening, Partie, Player
 from scorekeeper.table.services import evenings as evening_services
@@ -116,7 +119,8 @@ def night_round_start(
     second tap on the same round (a retry, a double tap) starts nothing more. Refused,
     with nothing written: a day outside the season's dates (OutsideSeason), a table of
     players who play together at a table of the night still running (StillPlaying;
-    checked under the night's lock, so two taps or two organisers cannot both start it)."""
+    checked under the night's lock, so two taps or two organisers cannot both start
+    it). Each seated player linked to an account is told his table (``notices``)."""
     if not season.starts_on <= played_on <= season.ends_on:
         raise OutsideSeason(f"{played_on} is not a day of the season {season}")
     night = _night_of(season, played_on, owner)
@@ -136,6 +140,7 @@ def night_round_start(
         night.save(update_fields=["night_kind", "night_rules", "night_stake"])
     settings = night.night_settings
     evening = _evening_for_round(night, len(seating.tables))
+    parties = {}
     for table in seating.tables:
         kind, rules = settings.for_table(len(table.players))
         partie = table_services.partie_start(
@@ -150,9 +155,11 @@ def night_round_start(
         )
         services.partie_season_assign(partie=partie, season=season)
         NightTable.objects.create(night=night, round=last + 1, number=table.number, partie=partie)
+        parties[table.number] = partie
     NightBye.objects.bulk_create(
         NightBye(night=night, round=last + 1, player=byes[name]) for name in seating.byes
     )
+    _tables_tell(season, night, last + 1, seating, parties)
     return night
 
 
@@ -186,3 +193,35 @@ def night_move(*, night: LeagueNight, played_on: date) -> LeagueNight:
     night.played_on = played_on
     night.save(update_fields=["played_on"])
     return night
+
+
+def _tables_tell(
+    season: Season, night: LeagueNight, round: int, seating: Pairing, parties: dict
+) -> None:
+    """Tell each seated player linked to an account his table and whom he plays."""
+    seated = [name for table in seating.tables for name in table.players]
+    accounts = dict(
+        Player.objects.filter(
+            club=season.league.club_id, name__in=seated, user__isnull=False
+        ).values_list("name", "user_id")
+    )
+    notices_record(
+        club_id=season.league.club_id,
+        kind=Kind.TABLES_OUT,
+        event=f"{night.pk}:{round}",
+        tell=[
+            Tell(
+                accounts[name],
+                reverse("partie_detail", args=[parties[table.number].pk]),
+                {
+                    "season": season.name,
+                    "round": round,
+                    "table": table.number,
+                    "opponents": [other for other in table.players if other != name],
+                },
+            )
+            for table in seating.tables
+            for name in table.players
+            if name in accounts
+        ],
+    )

@@ -12,11 +12,15 @@ from decimal import Decimal
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.urls import reverse
 from django.utils import timezone
 
 from scorekeeper import engine
 from scorekeeper.engine import bounds
+from scorekeeper.engine import season as documents
 from scorekeeper.engine.names import cleaned
+from scorekeeper.notices.models import Kind
+from scorekeeper.notices.services import Tell, notices_record
 from scorekeeper.table import services as table_services
 from scorekeeper.table.models import Evening, Partie, Player, PlayerMerge, ResultsChange
 from scorekeeper.table.selectors import per_point
@@ -229,12 +233,31 @@ def season_close(*, season: Season, user: AbstractBaseUser | None) -> SeasonClos
         outbox.rate_due(season.league.club_id)  # its final ratings are those of now
         season.closed_at = timezone.now()
         record = selectors.closing_record(selectors.counted_table(season))
-        SeasonClose.objects.create(
+        close = SeasonClose.objects.create(
             season=season, closed_at=season.closed_at, closed_by=user, **record
         )
         season.save(update_fields=["closed_at"])
+        _close_tell(season, close)
     given.closed_at = season.closed_at
     return selectors.season_close_of(season)
+
+
+def _close_tell(season: Season, close: SeasonClose) -> None:
+    """Tell each ranked player linked to an account his final place, with the link to
+    the standings and their PDF."""
+    lines = documents.standings_from_json(close.final_standings).lines
+    ids = {name: kept["id"] for name, kept in close.players.items()}
+    accounts = dict(Player.objects.filter(pk__in=ids.values()).values_list("pk", "user_id"))
+    link = reverse("season_detail", args=[season.pk])
+    pdf = reverse("season_pdf", args=[season.pk])
+    tell = []
+    for line in lines:
+        user_id = accounts.get(ids.get(line.player))
+        params = {"season": season.name, "place": line.rank, "of": len(lines), "pdf": pdf}
+        tell.append(Tell(user_id, link, params))
+    notices_record(
+        club_id=season.league.club_id, kind=Kind.SEASON_CLOSED, event=str(close.pk), tell=tell
+    )
 
 
 @transaction.atomic

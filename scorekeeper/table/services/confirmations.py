@@ -33,10 +33,13 @@ from datetime import datetime
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import Max
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from scorekeeper.clubs.models import Membership
+from scorekeeper.clubs.models import Membership, Role
+from scorekeeper.notices.models import Kind
+from scorekeeper.notices.services import Tell, notices_record
 
 from ..models import (
     AccountChangesSeen,
@@ -212,7 +215,43 @@ def _answer(game: ClosedGame, user: AbstractBaseUser, state: str, note: str) -> 
         after["note"] = note
     HandChange.objects.create(partie=partie, action=action, user=user, after=after)
     ResultsChange.record(partie.club_id, partie.started_at)  # what counts, maybe
+    if state == State.DISPUTED:
+        _dispute_tell(partie, game, answered, answers)
     return answered
+
+
+def _names(partie: Partie) -> list[str]:
+    return list(partie.seats.order_by("position").values_list("player__name", flat=True))
+
+
+def _dispute_tell(
+    partie: Partie, game: ClosedGame, dispute: ResultConfirmation, answers: list
+) -> None:
+    """Tell the game's other players asked that their result is disputed, and the club's
+    owners and scorers that a dispute is open (never the one who disputed)."""
+    link = reverse("game_detail", args=[partie.pk, game.number])
+    params = {
+        "game": game.number,
+        "players": _names(partie),
+        "by": dispute.player.name,
+        "note": dispute.note,
+    }
+    players = {a.player.user_id for a in answers} - {dispute.by_id}
+    notices_record(
+        club_id=partie.club_id,
+        kind=Kind.RESULT_DISPUTED,
+        event=str(dispute.pk),
+        tell=[Tell(user_id, link, params) for user_id in players],
+    )
+    deciders = Membership.objects.filter(
+        club_id=partie.club_id, role__in=Role.at_least(Role.SCORER)
+    ).exclude(user_id=dispute.by_id)
+    notices_record(
+        club_id=partie.club_id,
+        kind=Kind.DISPUTE_OPENED,
+        event=str(dispute.pk),
+        tell=[Tell(pk, link, params) for pk in deciders.values_list("user_id", flat=True)],
+    )
 
 
 def answer_refusal(
@@ -327,13 +366,22 @@ def game_unlock(*, game: ClosedGame, user: AbstractBaseUser) -> HandChange:
         ResultConfirmation(game_id=game.pk, player=a.player, asked_at=a.asked_at) for a in answers
     )
     ResultsChange.record(partie.club_id, partie.started_at)  # asked again: not counted
-    return HandChange.objects.create(
+    change = HandChange.objects.create(
         partie=partie,
         action=HandChange.Action.UNLOCKED,
         user=user,
         before=before,
         after={"game": game.number},
     )
+    link = reverse("game_detail", args=[partie.pk, game.number])
+    params = {"game": game.number, "players": _names(partie)}
+    notices_record(
+        club_id=partie.club_id,
+        kind=Kind.RESULT_UNLOCKED,
+        event=str(change.pk),
+        tell=[Tell(a.player.user_id, link, params) for a in answers if a.player.user_id != user.pk],
+    )
+    return change
 
 
 def account_change_record(

@@ -19,7 +19,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from decimal import Decimal
 
+from django.urls import reverse
+
 from scorekeeper import engine
+from scorekeeper.notices.models import Kind
+from scorekeeper.notices.services import Tell, notices_record
 
 from ..models import (
     MONEY_SCALE,
@@ -66,9 +70,27 @@ def partie_results_store(
     if locked:
         raise GameLocked(locked[0])
     ClosedGame.objects.filter(partie=partie, number__in=gone).delete()
-    games_save([rows for number, rows in wanted.items() if number in gone or number not in stored])
+    saved = [rows for number, rows in wanted.items() if number in gone or number not in stored]
+    games_save(saved)
+    for game, results, _ in saved:
+        _answer_wanted(partie, game, results, corrected=game.number in stored, names=list(players))
     if gone or any(number not in stored for number in wanted):
         ResultsChange.record(partie.club_id, partie.started_at)
+
+
+def _answer_wanted(
+    partie: Partie, game: ClosedGame, results: list[PlayerResult], *, corrected: bool, names
+) -> None:
+    """Tell the game's players asked to confirm it (those linked to an account) that its
+    result waits for them: a new game, or one corrected."""
+    link = reverse("game_detail", args=[partie.pk, game.number])
+    params = {"game": game.number, "players": names}
+    notices_record(
+        club_id=partie.club_id,
+        kind=Kind.RESULT_CORRECTED if corrected else Kind.CONFIRM_WANTED,
+        event=str(game.pk),
+        tell=[Tell(row.player.user_id, link, params) for row in results],
+    )
 
 
 def locked_games(partie: Partie, numbers: Iterable[int] | None = None) -> list[int]:

@@ -1,13 +1,15 @@
 """``python manage.py worker [--until-idle] [--interval SECONDS]``: the league's worker.
 
 It does what the changes of the clubs' games made due (``league.outbox``: their ratings
-rated again), then waits ``--interval`` seconds (1 by default) for more, until stopped
+rated again) and sends the notices due (``notices.outbox``: mails), then waits
+``--interval`` seconds (1 by default) for more, until stopped
 (Ctrl-C, or SIGTERM from the service manager: the work in hand is finished first, or
 left due). ``--until-idle`` does what is due and exits: tests and scripts use it. One
-line on standard output per club rated, with ``-v 2``.
+line on standard output per round that rated clubs or sent notices, with ``-v 2``.
 
 Run one beside the web server (``make run`` does; see the README's production notes).
-Two at once do no harm: a club is rated by one of them at a time.
+Two at once do no harm: a club is rated by one of them at a time, and a notice is
+sent by one of them once.
 """
 
 from __future__ import annotations
@@ -19,10 +21,14 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import close_old_connections
 
 from scorekeeper.league import outbox
+from scorekeeper.notices import outbox as notices_outbox
 
 
 class Command(BaseCommand):
-    help = "Rate what the changes of the clubs' games made due; with --until-idle, then exit."
+    help = (
+        "Rate what the changes of the clubs' games made due and send the notices due; "
+        "with --until-idle, then exit."
+    )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--until-idle", action="store_true", help="do what is due, then exit")
@@ -45,9 +51,12 @@ class Command(BaseCommand):
             rated = outbox.rate_due()
             if rated and verbosity > 1:
                 self.stdout.write(f"rated {rated} club(s)")
+            sent = notices_outbox.send_due()
+            if sent and verbosity > 1:
+                self.stdout.write(f"sent {sent} notice(s)")
             if until_idle:
                 return
-            if not rated:
+            if not rated and not sent:
                 time.sleep(interval)
             close_old_connections()  # one the server closed, or older than CONN_MAX_AGE
 

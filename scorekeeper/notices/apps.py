@@ -1,0 +1,8 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class NoticesConfig(AppConfig):
+    name = "scorekeeper.notices"
+    label = "notices"
+    verbose_name = _("Notices")

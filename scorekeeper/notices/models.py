@@ -1,0 +1,156 @@
+"""What a member is told, and by which channel: recorded with the change that makes it
+due, sent once by the worker (``notices.outbox``).
+
+A ``Notice`` is one event told to one member of one club: its kind, the path of the page
+where he acts and the parameters its words are written from at send time, in his
+language. ``key`` names the event; (recipient, key) is unique, so that a change retried
+writes nothing more. Each channel he wants it by is a ``Delivery`` with its own state:
+due (``next_try_at``), sent, or failed after ``MAX_ATTEMPTS`` tries (shown to the club's
+owner). A member who wants a kind by no channel gets no row at all.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from scorekeeper.clubs.models import Club
+
+MAX_ATTEMPTS = 6  # tries of one delivery before it is recorded as failed
+FIRST_WAIT = timedelta(minutes=1)  # the wait after a first failure; doubled after each
+
+
+class Kind(models.TextChoices):
+    TABLES_OUT = "tables_out", _("Tonight's tables are out")
+    CONFIRM_WANTED = "confirm_wanted", _("A result waits for your confirmation")
+    RESULT_DISPUTED = "result_disputed", _("Your result was disputed")
+    RESULT_UNLOCKED = "result_unlocked", _("Your result was unlocked")
+    RESULT_CORRECTED = "result_corrected", _("Your result was corrected")
+    DISPUTE_OPENED = "dispute_opened", _("A dispute was opened (owners and scorers)")
+    SEASON_CLOSED = "season_closed", _("The season closed: your final place")
+
+
+class Channel(models.TextChoices):
+    """How a notice reaches a member. Mail is on by default for a member with an
+    address; a channel added later says its own default (``Preferences.wants``)."""
+
+    MAIL = "mail", _("mail")
+
+
+class Preferences(models.Model):
+    """A member's choices: which kinds he does not want by which channel (everything
+    else he gets), and the language he reads the app in, for the mails he is sent."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="notice_preferences",
+        verbose_name=_("user"),
+    )
+    # "kind:channel" entries switched off; a list rather than a row each: read whole.
+    off = models.JSONField(_("switched off"), default=list, blank=True)
+    language = models.CharField(
+        _("language"), max_length=10, choices=settings.LANGUAGES, blank=True
+    )
+
+    class Meta:
+        verbose_name = _("notice preferences")
+        verbose_name_plural = _("notice preferences")
+
+    def __str__(self) -> str:
+        return str(self.user)
+
+    def wants(self, kind: str, channel: str) -> bool:
+        return f"{kind}:{channel}" not in self.off
+
+
+class Notice(models.Model):
+    """One event told to one member of one club (see the module)."""
+
+    Kind = Kind
+
+    recipient = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="notices",
+        verbose_name=_("recipient"),
+    )
+    club = models.ForeignKey(
+        Club, on_delete=models.CASCADE, related_name="notices", verbose_name=_("club")
+    )
+    kind = models.CharField(_("kind"), max_length=20, choices=Kind.choices)
+    key = models.CharField(_("event"), max_length=100)
+    link = models.CharField(_("link"), max_length=200)  # a path; the site's address is added
+    params = models.JSONField(_("parameters"), default=dict, blank=True)
+    created_at = models.DateTimeField(_("created"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("notice")
+        verbose_name_plural = _("notices")
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["recipient", "key"], name="one_notice_per_event")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} → {self.recipient}"
+
+
+class Delivery(models.Model):
+    """A notice by one channel: due from ``next_try_at`` on until sent, or failed."""
+
+    Channel = Channel
+
+    notice = models.ForeignKey(
+        Notice, on_delete=models.CASCADE, related_name="deliveries", verbose_name=_("notice")
+    )
+    channel = models.CharField(_("channel"), max_length=10, choices=Channel.choices)
+    # When it is (next) due; a worker that claims it moves it on by ``LEASE`` first, so a
+    # worker killed while sending leaves it due again then.
+    next_try_at = models.DateTimeField(_("next try"), default=timezone.now)
+    attempts = models.PositiveSmallIntegerField(_("attempts"), default=0)
+    sent_at = models.DateTimeField(_("sent"), null=True, blank=True)
+    failed_at = models.DateTimeField(_("failed"), null=True, blank=True)
+    error = models.CharField(_("error"), max_length=500, blank=True)
+
+    class Meta:
+        verbose_name = _("delivery")
+        verbose_name_plural = _("deliveries")
+        ordering = ["next_try_at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["notice", "channel"], name="one_delivery_per_channel")
+        ]
+        indexes = [
+            # The worker's query: the rows not sent nor failed, by when they are due.
+            models.Index(
+                fields=["next_try_at"],
+                name="delivery_due",
+                condition=Q(sent_at__isnull=True, failed_at__isnull=True),
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.notice} ({self.get_channel_display()})"
+
+    @classmethod
+    def unsent(cls) -> models.QuerySet:
+        """Neither sent nor failed: due now or after a wait."""
+        return cls.objects.filter(sent_at=None, failed_at=None)
+
+    @classmethod
+    def due(cls, now=None) -> models.QuerySet:
+        return cls.unsent().filter(next_try_at__lte=now or timezone.now())
+
+
+def wait_after(attempts: int) -> timedelta:
+    """How long a delivery waits after its ``attempts``-th failed try: 1, 2, 4 ... minutes.
+
+    >>> [int(wait_after(n).total_seconds() // 60) for n in (1, 2, 3, 5)]
+    [1, 2, 4, 16]
+    """
+    return FIRST_WAIT * 2 ** (attempts - 1)

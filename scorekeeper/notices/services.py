@@ -1,0 +1,167 @@
+"""Writes of the notices: what is due to whom, recorded by the services of the change
+that makes it due, in that change's transaction; a member's choices.
+
+The table's and the league's services call ``notices_record``; this app imports no
+table or league code (it sits beside the clubs). Who is told is filtered here, once for
+every kind: only members of the club (an outsider or a removed member learns nothing),
+only by the channels each wants the kind by (nothing is written for a member who wants
+it by none).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
+from django.core import signing
+from django.db import transaction
+
+from scorekeeper.clubs.models import Membership
+
+from .models import Channel, Delivery, Kind, Notice, Preferences
+
+UNSUBSCRIBE_SALT = "scorekeeper.notices.unsubscribe"
+
+
+@dataclass(frozen=True)
+class Tell:
+    """One recipient of an event: his account, the path of the page where he acts, and
+    what his notice's words are written from (names and numbers, never a sentence)."""
+
+    user_id: int
+    link: str
+    params: dict = field(default_factory=dict)
+
+
+def notices_record(*, club_id: int, kind: Kind, event: str, tell: Iterable[Tell]) -> int:
+    """Record the event ``event`` (unique for its kind, e.g. a game's key) as due to each
+    of ``tell`` who is a member of the club and wants ``kind`` by some channel: a notice
+    and a delivery per channel. Recording it again (a retried change) adds nothing. How
+    many notices were new."""
+    tell = {t.user_id: t for t in tell if t.user_id is not None}
+    if not tell:
+        return 0
+    members = set(
+        Membership.objects.filter(club_id=club_id, user_id__in=tell).values_list(
+            "user_id", flat=True
+        )
+    )
+    channels = _channels_wanted(kind, members)
+    if not channels:
+        return 0
+    key = f"{kind}:{event}"
+    known = set(
+        Notice.objects.filter(recipient_id__in=channels, key=key).values_list(
+            "recipient_id", flat=True
+        )
+    )
+    new = [
+        Notice(
+            recipient_id=user_id,
+            club_id=club_id,
+            kind=kind,
+            key=key,
+            link=tell[user_id].link,
+            params=tell[user_id].params,
+        )
+        for user_id in sorted(channels)
+        if user_id not in known
+    ]
+    # ignore_conflicts: a notice another transaction wrote meanwhile stays the one.
+    Notice.objects.bulk_create(new, ignore_conflicts=True)
+    written = Notice.objects.filter(recipient_id__in=[n.recipient_id for n in new], key=key)
+    Delivery.objects.bulk_create(
+        [
+            Delivery(notice_id=pk, channel=channel)
+            for pk, user_id in written.values_list("pk", "recipient_id")
+            for channel in channels[user_id]
+        ],
+        ignore_conflicts=True,
+    )
+    return len(new)
+
+
+def _channels_wanted(kind: str, user_ids: Iterable[int]) -> dict[int, list[str]]:
+    """Each user's channels for ``kind`` (those with none left out): mail for one who
+    gave an address and did not switch it off."""
+    users = get_user_model().objects.filter(pk__in=list(user_ids)).exclude(email="")
+    choices = {p.user_id: p for p in Preferences.objects.filter(user__in=users)}
+    wanted: dict[int, list[str]] = {}
+    for user_id in users.values_list("pk", flat=True):
+        preferences = choices.get(user_id) or Preferences()
+        channels = [c for c in (Channel.MAIL,) if preferences.wants(kind, c)]
+        if channels:
+            wanted[user_id] = channels
+    return wanted
+
+
+def wants(user: AbstractBaseUser, kind: str, channel: str) -> bool:
+    """Whether ``user`` wants ``kind`` by ``channel`` now (the worker asks before sending:
+    a choice changed after the notice was written counts)."""
+    if channel == Channel.MAIL and not getattr(user, "email", ""):
+        return False
+    preferences = Preferences.objects.filter(user=user).first() or Preferences()
+    return preferences.wants(kind, channel)
+
+
+@transaction.atomic
+def preferences_set(
+    *,
+    user: AbstractBaseUser,
+    off: Iterable[str],
+    language: str | None = None,
+    email: str | None = None,
+) -> Preferences:
+    """The user's choices: the ``kind:channel`` entries he switched off (every other
+    kind he gets by every channel), and when given his language and his mail address
+    (kept on his account; empty: no mails)."""
+    if email is not None and email != user.email:
+        user.email = email
+        user.save(update_fields=["email"])
+    preferences, _ = Preferences.objects.select_for_update().get_or_create(user=user)
+    preferences.off = sorted(set(off))
+    if language is not None:
+        preferences.language = language
+    preferences.save()
+    return preferences
+
+
+def preferences_language_set(*, user: AbstractBaseUser, language: str) -> Preferences:
+    """The language the user reads the app in (he switched it): his mails are written in
+    it from now on."""
+    preferences, created = Preferences.objects.get_or_create(
+        user=user, defaults={"language": language}
+    )
+    if not created and preferences.language != language:
+        preferences.language = language
+        preferences.save(update_fields=["language"])
+    return preferences
+
+
+@transaction.atomic
+def mail_unsubscribe(*, user: AbstractBaseUser) -> Preferences:
+    """Switch off every kind of mail for the user (the one-click unsubscribe), and drop
+    the mails still due to him."""
+    preferences, _ = Preferences.objects.select_for_update().get_or_create(user=user)
+    preferences.off = sorted(set(preferences.off) | {f"{k}:{Channel.MAIL}" for k in Kind})
+    preferences.save(update_fields=["off"])
+    Delivery.unsent().filter(notice__recipient=user, channel=Channel.MAIL).delete()
+    return preferences
+
+
+def unsubscribe_token(user: AbstractBaseUser) -> str:
+    """The signed token of the user's one-click unsubscribe link: it names him and
+    nothing else, and it stays good (an old mail's link must still work)."""
+    return signing.Signer(salt=UNSUBSCRIBE_SALT).sign(str(user.pk))
+
+
+def unsubscribe_user(token: str) -> AbstractBaseUser | None:
+    """The user a token was made for, or None for a token forged, mangled or his account
+    gone."""
+    try:
+        user_id = int(signing.Signer(salt=UNSUBSCRIBE_SALT).unsign(token))
+    except (signing.BadSignature, ValueError):
+        return None
+    return get_user_model().objects.filter(pk=user_id).first()

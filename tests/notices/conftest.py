@@ -1,0 +1,75 @@
+"""A real SMTP server (aiosmtpd) on a free port of this machine, which the worker's mails
+reach as they would reach a club's mail provider; the league's club, season and players
+(Anna and Ben linked to accounts with addresses, Carl and Dora without)."""
+
+from __future__ import annotations
+
+import socket
+from collections.abc import Iterator
+from email import message_from_bytes, policy
+from email.message import EmailMessage
+
+import pytest
+from aiosmtpd.controller import Controller
+from django.test import override_settings
+
+# The league's fixtures: its club, season, players and their accounts.
+from tests.league.conftest import accounts, club, member, play, season  # noqa: F401
+
+SITE = "https://gin.example"
+
+
+class Inbox:
+    """What the server received, each mail parsed as a mail reader parses it; while
+    ``refusal`` is set, the server answers every mail with it instead."""
+
+    def __init__(self) -> None:
+        self.mails: list[EmailMessage] = []
+        self.refusal: str | None = None
+
+    async def handle_DATA(self, server, session, envelope) -> str:
+        if self.refusal:
+            return self.refusal
+        self.mails.append(message_from_bytes(envelope.original_content, policy=policy.default))
+        return "250 Message accepted for delivery"
+
+    def to(self, address: str) -> list[EmailMessage]:
+        return [mail for mail in self.mails if mail["To"] == address]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture
+def inbox() -> Iterator[Inbox]:
+    """The SMTP server, and the settings that send the worker's mails to it."""
+    inbox = Inbox()
+    controller = Controller(inbox, hostname="127.0.0.1", port=free_port())
+    controller.start()
+    try:
+        with override_settings(
+            EMAIL_BACKEND="django.core.mail.backends.smtp.EmailBackend",
+            EMAIL_HOST="127.0.0.1",
+            EMAIL_PORT=controller.port,
+            EMAIL_USE_TLS=False,
+            DEFAULT_FROM_EMAIL="Scorekeeper <scores@gin.example>",
+            SITE_URL=SITE,
+        ):
+            yield inbox
+    finally:
+        controller.stop()
+
+
+@pytest.fixture
+def addresses(accounts, owner) -> dict[str, str]:  # noqa: F811 (the league's accounts)
+    """Anna, Ben and the club's owner give their mail addresses."""
+    given = {"Anna": "anna@gin.example", "Ben": "ben@gin.example"}
+    for name, address in given.items():
+        accounts[name].email = address
+        accounts[name].save(update_fields=["email"])
+    owner.email = "owner@gin.example"
+    owner.save(update_fields=["email"])
+    return given | {"owner": owner.email}
