@@ -460,6 +460,8 @@ def _render_recorded(
         "change": written.change,
         "saved": written.change.hand_number,
         "replayed": written.replayed,
+        # The first hand takes away the first dealer's form, where the page had one.
+        "first_dealer_gone": len(sheet.rows) == 1 and partie.session_class.dealer_seats() > 0,
         "locked_hands": {},  # a hand of a game still running
     }
     # A replayed key (a retry whose first answer was lost) gets the whole table: the
