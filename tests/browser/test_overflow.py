@@ -476,10 +476,11 @@ def test_the_german_header_is_one_line_with_a_menu_of_big_links(
     menu.click()
     expect(menu).to_have_attribute("aria-expanded", "true")
     links = nav.locator("a, button")
-    expect(links).to_have_count(7)  # the last: table mode
+    expect(links).to_have_count(8)  # the last: table mode
     expect(nav.locator("a, button:not([data-table-mode])")).to_have_text(
-        ["Neue Partie", "Meine Partien", "Abende", "Clubs", "Blöcke", "Abmelden"]
-    )
+        ["Neue Partie", "Meine Partien", "Abende", "Clubs", "Blöcke", "Benachrichtigungen",
+         "Abmelden"]
+    )  # fmt: skip
     for box in links.evaluate_all("all => all.map(e => e.getBoundingClientRect().toJSON())"):
         assert box["height"] >= TAP and box["width"] >= TAP, box
     assert page_width(page) <= PHONE["width"]
