@@ -43,12 +43,7 @@ def notices_record(*, club_id: int, kind: Kind, event: str, tell: Iterable[Tell]
     tell = {t.user_id: t for t in tell if t.user_id is not None}
     if not tell:
         return 0
-    members = set(
-        Membership.objects.filter(club_id=club_id, user_id__in=tell).values_list(
-            "user_id", flat=True
-        )
-    )
-    channels = _channels_wanted(kind, members)
+    channels = _channels_wanted(kind, club_id, tell)
     if not channels:
         return 0
     key = f"{kind}:{event}"
@@ -83,14 +78,18 @@ def notices_record(*, club_id: int, kind: Kind, event: str, tell: Iterable[Tell]
     return len(new)
 
 
-def _channels_wanted(kind: str, user_ids: Iterable[int]) -> dict[int, list[str]]:
-    """Each user's channels for ``kind`` (those with none left out): mail for one who
-    gave an address and did not switch it off."""
-    users = get_user_model().objects.filter(pk__in=list(user_ids)).exclude(email="")
-    choices = {p.user_id: p for p in Preferences.objects.filter(user__in=users)}
+def _channels_wanted(kind: str, club_id: int, user_ids: Iterable[int]) -> dict[int, list[str]]:
+    """Each member's channels for ``kind`` (those with none left out): mail for one who
+    gave an address and did not switch it off. One query: a round of 32 tables asks it
+    of 64 players in the request that starts the round."""
+    members = (
+        Membership.objects.filter(club_id=club_id, user_id__in=list(user_ids))
+        .exclude(user__email="")
+        .values_list("user_id", "user__notice_preferences__off")
+    )
     wanted: dict[int, list[str]] = {}
-    for user_id in users.values_list("pk", flat=True):
-        preferences = choices.get(user_id) or Preferences()
+    for user_id, off in members:
+        preferences = Preferences(off=off or [])
         channels = [c for c in (Channel.MAIL,) if preferences.wants(kind, c)]
         if channels:
             wanted[user_id] = channels

@@ -109,6 +109,20 @@ def tables_proposed(page: Page) -> list[list[str]]:
     return [re.sub(r"^Table \d+\s*", "", text).split(" – ") for text in texts]
 
 
+def seat_together(page: Page, one: str, other: str) -> int:
+    """Seat ``other`` at ``one``'s proposed table (a swap, unless he sits there already):
+    the number of their table."""
+    ones = next(table for table in tables_proposed(page) if one in table)
+    if other not in ones:
+        partner = next(name for name in ones if name != one)
+        page.get_by_label("Swap").select_option(label=other)
+        page.get_by_label("with", exact=True).select_option(label=partner)
+        page.get_by_role("button", name="Swap").click()
+    number = next(n for n, table in enumerate(tables_proposed(page), 1) if one in table)
+    assert sorted(tables_proposed(page)[number - 1]) == sorted([one, other])
+    return number
+
+
 def test_a_league_night_from_the_organiser_to_the_archive(
     open_context: Callable[..., BrowserContext],
     log_in: Callable[..., None],
@@ -131,14 +145,7 @@ def test_a_league_night_from_the_organiser_to_the_archive(
     organiser.get_by_role("button", name="Propose tables").click()
     expect(organiser.locator(".proposal li")).to_have_count(2)
     expect(organiser.locator(".night-bye")).to_have_count(0)
-    annas = next(table for table in tables_proposed(organiser) if "Anna" in table)
-    if "Ben" not in annas:  # Anna and Ben play each other tonight: a swap seats them
-        partner = next(name for name in annas if name != "Anna")
-        organiser.get_by_label("Swap").select_option(label="Ben")
-        organiser.get_by_label("with", exact=True).select_option(label=partner)
-        organiser.get_by_role("button", name="Swap").click()
-    number = next(n for n, t in enumerate(tables_proposed(organiser), 1) if "Anna" in t)
-    assert sorted(tables_proposed(organiser)[number - 1]) == ["Anna", "Ben"]
+    number = seat_together(organiser, "Anna", "Ben")  # Anna and Ben play each other tonight
     organiser.get_by_role("button", name="Start round 1: 2 parties").click()
     expect(organiser.get_by_role("heading", name="Round 1", exact=True)).to_be_visible()
     expect(organiser.locator(".night-round li")).to_have_count(2)
