@@ -146,6 +146,8 @@ def test_screenshots_of_the_night_s_settings_and_money(
             screenshot(page, f"{name}-{language}-{width}")
         # The next round proposed, tonight's settings opened to change them.
         page.goto(f"{pages['night']}?{urlencode([('present', pk) for pk in present])}")
+        for anyway in page.locator(".still-playing input[type=checkbox]").all():
+            anyway.check()  # round 1 still plays: its players proposed anyway
         page.get_by_role("button", name=re.compile("Propose tables|Tische vorschlagen")).click()
         page.locator(".night-settings").evaluate("details => { details.open = true; }")
         expect_no_sideways_scroll(page)
