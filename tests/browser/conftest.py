@@ -11,14 +11,18 @@ stands in where the shell is not installed.
 import json
 import os
 import re
+import threading
 from collections.abc import Callable, Iterator
 from datetime import timedelta
 from decimal import Decimal
 from pathlib import Path
+from unittest import mock
 
 import pytest
 from django.conf import settings
 from django.contrib.auth.models import User
+from django.core.handlers.wsgi import WSGIHandler
+from django.db import connection
 from django.test import Client
 from django.utils import timezone
 from playwright.sync_api import (
@@ -82,6 +86,31 @@ def browser() -> Iterator[Browser]:
     yield browser
     browser.close()
     playwright.stop()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def one_request_at_a_time_on_sqlite() -> Iterator[None]:
+    """On SQLite the live server answers one request at a time.
+
+    There the tests' database is in memory, and the live server's threads share the one
+    connection to it (pytest-django hands them the test's): two requests at once run in
+    one connection, a read beside another's write fails with "database table is locked"
+    (the board's poll while a phone confirms a result: 500, one run in seven of
+    test_league_night_members.py). Production's file database has a connection a
+    thread, its write lock and WAL; PostgreSQL's run of these tests keeps them concurrent.
+    """
+    if connection.vendor != "sqlite":
+        yield
+        return
+    lock = threading.Lock()
+    answer = WSGIHandler.__call__
+
+    def one_at_a_time(self, environ, start_response):
+        with lock:
+            return answer(self, environ, start_response)
+
+    with mock.patch.object(WSGIHandler, "__call__", one_at_a_time):
+        yield
 
 
 @pytest.fixture
