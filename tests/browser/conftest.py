@@ -11,14 +11,20 @@ stands in where the shell is not installed.
 import json
 import os
 import re
+import threading
 from collections.abc import Callable, Iterator
+from datetime import timedelta
 from decimal import Decimal
 from pathlib import Path
+from unittest import mock
 
 import pytest
 from django.conf import settings
 from django.contrib.auth.models import User
+from django.core.handlers.wsgi import WSGIHandler
+from django.db import connection
 from django.test import Client
+from django.utils import timezone
 from playwright.sync_api import (
     Browser,
     BrowserContext,
@@ -51,6 +57,7 @@ CHROMIUM_ARGS = [
     "--disable-quic",
 ]
 PHONE = {"width": 360, "height": 740}
+DESKTOP = {"width": 1280, "height": 800}
 # A wait ends as soon as what it waits for is there, so a long limit costs a passing
 # test nothing; on a machine shared with other work (load 12 on 2 cores) an HTMX swap
 # has taken more than 3 s. Promises of the app itself ("within 3 seconds") keep their
@@ -79,6 +86,31 @@ def browser() -> Iterator[Browser]:
     yield browser
     browser.close()
     playwright.stop()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def one_request_at_a_time_on_sqlite() -> Iterator[None]:
+    """On SQLite the live server answers one request at a time.
+
+    There the tests' database is in memory, and the live server's threads share the one
+    connection to it (pytest-django hands them the test's): two requests at once run in
+    one connection, a read beside another's write fails with "database table is locked"
+    (the board's poll while a phone confirms a result: 500, one run in seven of
+    test_league_night_members.py). Production's file database has a connection a
+    thread, its write lock and WAL; PostgreSQL's run of these tests keeps them concurrent.
+    """
+    if connection.vendor != "sqlite":
+        yield
+        return
+    lock = threading.Lock()
+    answer = WSGIHandler.__call__
+
+    def one_at_a_time(self, environ, start_response):
+        with lock:
+            return answer(self, environ, start_response)
+
+    with mock.patch.object(WSGIHandler, "__call__", one_at_a_time):
+        yield
 
 
 @pytest.fixture
@@ -231,12 +263,72 @@ def axe_page(open_context: Callable[..., BrowserContext], log_in, owner: User) -
     return page
 
 
+def browser_of(
+    open_context: Callable[..., BrowserContext],
+    log_in: Callable[..., None],
+    username: str,
+    size: dict[str, int],
+    language: str = "en",
+) -> Page:
+    """A browser of the person's own, at his screen's size, logged in, in his language."""
+    page = open_context(viewport=size).new_page()
+    log_in(page, username, language)
+    return page
+
+
 def go_to(page: Page, link: str) -> None:
     """Follow a link of the header, opening its menu first where a phone folds it."""
     menu = page.locator("header .menu-button")
     if menu.is_visible() and menu.get_attribute("aria-expanded") != "true":
         menu.click()
     page.locator("header nav").get_by_role("link", name=link, exact=True).click()
+
+
+# Helpers for a club's pages, shared by the flow modules.
+
+
+def sign_up_from_the_link(page: Page, username: str, sign_up: str = "Sign up") -> None:
+    """On an invitation's page, logged out: sign up from it (``sign_up``: the words of its
+    link and button, in the page's language) and come back to the invitation."""
+    invitation = page.url
+    page.locator("main").get_by_role("link", name=sign_up, exact=True).click()
+    page.locator("input[name=username]").fill(username)
+    page.locator("input[name=password1]").fill(PASSWORD)
+    page.locator("input[name=password2]").fill(PASSWORD)
+    page.locator("main").get_by_role("button", name=sign_up).click()
+    expect(page).to_have_url(invitation)
+
+
+def start_league_and_season(page: Page, league: str, season: str) -> None:
+    """From the club's page: a league, and its season from a week ago to two months on;
+    the season's page opens."""
+    page.get_by_role("link", name="Leagues and standings").click()
+    page.get_by_label("Name").fill(league)
+    page.get_by_role("button", name="Start a league").click()
+    expect(page.get_by_role("heading", name=f"New season of {league}")).to_be_visible()
+    today = timezone.localdate()
+    page.get_by_label("Name").fill(season)
+    page.get_by_label("First day").fill((today - timedelta(days=7)).isoformat())
+    page.get_by_label("Last day").fill((today + timedelta(days=60)).isoformat())
+    page.get_by_role("button", name="Start the season").click()
+    expect(page.get_by_role("heading", name=f"{league}: {season}", level=1)).to_be_visible()
+
+
+def set_night_tables(page: Page, preset: str, stake: str) -> None:
+    """On the season's settings page: its nights' tables play ``preset`` (its rules
+    swapped in by HTMX) at ``stake`` a point; saved, the season's page opens."""
+    with page.expect_response(lambda response: "/parties/new/rules/" in response.url):
+        page.get_by_label("Rules", exact=True).select_option(preset)
+    expect(page.locator("#rules input[name=shown_preset]")).to_have_value(preset)
+    page.get_by_label("Stake per point").fill(stake)
+    page.get_by_role("button", name="Save the settings").click()
+    expect(page).to_have_url(re.compile(r"/seasons/\d+/$"))
+
+
+def tables_proposed(page: Page) -> list[list[str]]:
+    """The league night's proposed tables' players, table 1 first."""
+    texts = page.locator(".proposal li").all_inner_texts()
+    return [re.sub(r"^Table \d+\s*", "", text).split(" – ") for text in texts]
 
 
 # Helpers for playing a partie through the UI, shared by the flow modules.
@@ -370,6 +462,17 @@ def screenshot(page: Page, name: str, full_page: bool = True) -> None:
     path = Path(folder) / f"{name}.png"
     path.parent.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(path), full_page=full_page)
+
+
+def small_screenshot(page: Page, name: str, full_page: bool = True) -> None:
+    """``screenshot``, in 64 colours: a third of the bytes, the same picture to the eye."""
+    screenshot(page, name, full_page)
+    if not os.environ.get("SCREENSHOTS"):
+        return
+    from PIL import Image  # reportlab's dependency; only the pictures need it
+
+    path = Path(os.environ["SCREENSHOTS"]) / f"{name}.png"
+    Image.open(path).convert("RGB").quantize(64).save(path, optimize=True)
 
 
 def mark_page(page: Page) -> None:

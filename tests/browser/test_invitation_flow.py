@@ -7,7 +7,6 @@ German, with a long club name and a long inviter's name.
 Set SCREENSHOTS to a folder (docs/screenshots) to keep the pages as pictures.
 """
 
-import re
 from collections.abc import Callable
 
 import pytest
@@ -24,8 +23,8 @@ from tests.browser.conftest import (
     expect_console_error,
     expect_no_sideways_scroll,
     screenshot,
+    sign_up_from_the_link,
 )
-from tests.conftest import PASSWORD
 
 DESKTOP = {"width": 1280, "height": 800}
 SIZES = {"360": PHONE, "1280": DESKTOP}
@@ -73,12 +72,7 @@ def open_and_sign_up(page: Page, invitation: Invitation, words: dict, username: 
     expect(page.locator(".invited-by")).to_contain_text(INVITER)
     expect_no_sideways_scroll(page)
     screenshot(page, f"invitation-{shot}")
-    page.locator("main").get_by_role("link", name=words["sign_up"], exact=True).click()
-    page.locator("input[name=username]").fill(username)
-    page.locator("input[name=password1]").fill(PASSWORD)
-    page.locator("input[name=password2]").fill(PASSWORD)
-    page.locator("main").get_by_role("button", name=words["sign_up"]).click()
-    expect(page).to_have_url(re.compile(re.escape(invitation.get_absolute_url()) + "$"))
+    sign_up_from_the_link(page, username, words["sign_up"])
     expect(page.get_by_role("button", name=words["join"])).to_be_visible()
 
 

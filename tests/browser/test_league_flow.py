@@ -17,12 +17,10 @@ import io
 import json
 import re
 from collections.abc import Callable
-from datetime import timedelta
 from pathlib import Path
 
 from django.contrib.auth.models import User
 from django.core.management import call_command
-from django.utils import timezone
 from playwright.sync_api import BrowserContext, Locator, Page, expect
 from pypdf import PdfReader
 
@@ -38,6 +36,7 @@ from tests.browser.conftest import (
     record,
     screenshot,
     seat,
+    start_league_and_season,
     submit_start,
     tap,
 )
@@ -113,17 +112,7 @@ def test_a_club_plays_a_season_and_shares_its_standings(
 
     # A league, and a season around today.
     page.reload()
-    page.get_by_role("link", name="Leagues and standings").click()
-    expect(page.get_by_text("No league yet.")).to_be_visible()
-    page.get_by_label("Name").fill("Club league")
-    page.get_by_role("button", name="Start a league").click()
-    expect(page.get_by_role("heading", name="New season of Club league")).to_be_visible()
-    today = timezone.localdate()
-    page.get_by_label("Name").fill("Autumn")
-    page.get_by_label("First day").fill((today - timedelta(days=7)).isoformat())
-    page.get_by_label("Last day").fill((today + timedelta(days=60)).isoformat())
-    page.get_by_role("button", name="Start the season").click()
-    expect(page.get_by_role("heading", name="Club league: Autumn", level=1)).to_be_visible()
+    start_league_and_season(page, "Club league", "Autumn")
     expect(page.get_by_text("No player yet")).to_be_visible()
 
     # Three short parties in the club. A gin against 90 deadwood ends a game at once:

@@ -20,7 +20,6 @@ test_overflow.py walks these pages with long names at 360 px).
 import os
 import re
 from collections.abc import Callable
-from pathlib import Path
 from urllib.parse import urlencode
 
 import pytest
@@ -38,7 +37,9 @@ from scorekeeper.league.night_services import night_round_start
 from scorekeeper.table import services
 from scorekeeper.table.models import Player
 from tests.browser.conftest import (
+    DESKTOP,
     PHONE,
+    browser_of,
     expect_console_error,
     expect_no_sideways_scroll,
     expect_same_page,
@@ -46,15 +47,15 @@ from tests.browser.conftest import (
     hand_rows,
     mark_page,
     record,
-    screenshot,
+    small_screenshot,
     status,
+    tables_proposed,
 )
 from tests.browser.test_club_board import BAR, fits_the_screen, standings_row
 from tests.clubs.conftest import join
 from tests.conftest import PASSWORD
 from tests.league.club_night import G, K, season_around_today
 
-DESKTOP = {"width": 1280, "height": 800}
 ROSTER = ["Anna", "Ben", "Carl", "Dora", "Emil"]
 
 
@@ -88,25 +89,6 @@ def a_listed_season(
     return league_services.season_players_set(
         season=season, players_from=Season.Players.ROSTER, players=players
     )
-
-
-def browser_of(
-    open_context: Callable[..., BrowserContext],
-    log_in: Callable[..., None],
-    username: str,
-    size: dict[str, int],
-    language: str = "en",
-) -> Page:
-    """A browser of the person's own, at his screen's size, logged in, in his language."""
-    page = open_context(viewport=size).new_page()
-    log_in(page, username, language)
-    return page
-
-
-def tables_proposed(page: Page) -> list[list[str]]:
-    """The proposed tables' players, table 1 first."""
-    texts = page.locator(".proposal li").all_inner_texts()
-    return [re.sub(r"^Table \d+\s*", "", text).split(" – ") for text in texts]
 
 
 def seat_together(page: Page, one: str, other: str) -> int:
@@ -341,12 +323,3 @@ def test_screenshots_of_a_league_night(
             if name == "night-board" and size is BAR:
                 fits_the_screen(page)
             small_screenshot(page, f"{name}-{language}-{width}", full_page=size is PHONE)
-
-
-def small_screenshot(page: Page, name: str, full_page: bool) -> None:
-    """``screenshot``, in 64 colours: a third of the bytes, the same picture to the eye."""
-    screenshot(page, name, full_page)
-    from PIL import Image  # reportlab's dependency; only the pictures need it
-
-    path = Path(os.environ["SCREENSHOTS"]) / f"{name}.png"
-    Image.open(path).convert("RGB").quantize(64).save(path, optimize=True)

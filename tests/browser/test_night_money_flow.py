@@ -26,7 +26,12 @@ from scorekeeper.league.night_services import night_round_start
 from scorekeeper.table import services
 from scorekeeper.table.models import ClosedGame, EveningPayment, Player
 from scorekeeper.table.services import confirmations
-from tests.browser.conftest import PHONE, expect_no_sideways_scroll, screenshot
+from tests.browser.conftest import (
+    PHONE,
+    expect_no_sideways_scroll,
+    screenshot,
+    set_night_tables,
+)
 from tests.clubs.conftest import join
 
 DESKTOP = {"width": 1280, "height": 900}
@@ -65,11 +70,7 @@ def test_the_night_plays_the_season_s_stake_and_rules_and_settles_in_one_tap(
 
     # The season's settings: the Modern preset (swapped in by HTMX) at 0.05 a point.
     page.goto(reverse("season_settings", args=[season.pk]))
-    with page.expect_response(lambda response: "/parties/new/rules/" in response.url):
-        page.get_by_label("Rules", exact=True).select_option("modern")
-    expect(page.locator("#rules input[name=shown_preset]")).to_have_value("modern")
-    page.get_by_label("Stake per point").fill("0.05")
-    page.get_by_role("button", name="Save the settings").click()
+    set_night_tables(page, "modern", "0.05")
     expect(page).to_have_url(season.get_absolute_url())
     season.refresh_from_db()
     assert season.night_settings.rules.preset == "modern"
@@ -145,6 +146,8 @@ def test_screenshots_of_the_night_s_settings_and_money(
             screenshot(page, f"{name}-{language}-{width}")
         # The next round proposed, tonight's settings opened to change them.
         page.goto(f"{pages['night']}?{urlencode([('present', pk) for pk in present])}")
+        for anyway in page.locator(".still-playing input[type=checkbox]").all():
+            anyway.check()  # round 1 still plays: its players proposed anyway
         page.get_by_role("button", name=re.compile("Propose tables|Tische vorschlagen")).click()
         page.locator(".night-settings").evaluate("details => { details.open = true; }")
         expect_no_sideways_scroll(page)
