@@ -345,7 +345,7 @@ WALKS = [
     Walk("club_board", slug, get=READ),
     # Added for issue 18: results both players confirm (only the player himself answers)
     Walk("game_detail", lambda t: [t.asked.pk, 1], get=READ, his=True),
-    Walk("game_answer", lambda t: [t.asked.pk, 1], post=Ask(Role.MEMBER, 302,
+    Walk("game_confirmation", lambda t: [t.asked.pk, 1], post=Ask(Role.MEMBER, 302,
          special=NOT_ASKED | {"former": 403},  # removed: he reads his game, answers no more
          data=lambda t: {"game": t.asked.closed_games.get().pk, "answer": "confirm"}), his=True),
     Walk("game_unlock", lambda t: [t.locked.pk, 1], post=Ask(Role.OWNER, 302), his=True),

@@ -7,13 +7,13 @@ player linked to his account enters, corrects and deletes its hands and undoes t
 deletion, whatever his role (``partie_to_score``; ``partie.may_score`` tells a page
 whether to offer it). Everything else about a partie (its rules, its deletion, its share
 link, its season) stays with the club's scorers. He answers its games as any player
-linked to an account does (``views.answers``).
+linked to an account does (``views.confirmations``).
 
 What is a user's own stays his to read when he is no longer a member of the club (he
 was removed, or left, and may still owe money): a partie where the player linked to his
 account sat, an evening where that player sat or has a payment, and that player's page.
 He reads them as a member does; anything more is a 403, answering a game's result
-included (``thing.is_member`` is False: ``views.answers.game_answer`` refuses, and the
+included (``thing.is_member`` is False: ``views.confirmations.game_confirmation`` refuses, and the
 service asks his membership again, ``confirmations.answer_refusal``).
 """
 

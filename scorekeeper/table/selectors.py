@@ -690,7 +690,7 @@ Answer = ResultConfirmation.State
 
 
 @dataclass(frozen=True)
-class GameAnswers:
+class GameConfirmations:
     """A closed game with its players' results and the answers asked of them."""
 
     game: ClosedGame  # its partie and club loaded
@@ -738,7 +738,7 @@ class GameAnswers:
         return next((a for a in self.answers if a.player.user_id == user.pk), None)
 
 
-def _games_with_answers(games: QuerySet[ClosedGame]) -> list[GameAnswers]:
+def _games_with_answers(games: QuerySet[ClosedGame]) -> list[GameConfirmations]:
     """The games with their results and answers, in three queries."""
     results = Prefetch(
         "results", queryset=PlayerResult.objects.select_related("player").order_by("side", "pk")
@@ -751,7 +751,8 @@ def _games_with_answers(games: QuerySet[ClosedGame]) -> list[GameAnswers]:
     )
     rows = games.select_related("partie__club").prefetch_related(results, answers)
     return [
-        GameAnswers(game, list(game.results.all()), list(game.confirmations.all())) for game in rows
+        GameConfirmations(game, list(game.results.all()), list(game.confirmations.all()))
+        for game in rows
     ]
 
 
@@ -765,20 +766,20 @@ def unanswerable(game: ClosedGame) -> list[ResultConfirmation]:
     return list(orphaned.select_related("player").order_by("player__name", "pk"))
 
 
-def partie_answers(partie: Partie) -> list[GameAnswers]:
+def partie_confirmations(partie: Partie) -> list[GameConfirmations]:
     """The partie's closed games that asked for answers, in order, with them."""
     asked = ResultConfirmation.objects.filter(game=OuterRef("pk"))
     games = ClosedGame.objects.filter(Exists(asked), partie=partie)
     return _games_with_answers(games.order_by("number"))
 
 
-def game_answers(partie: Partie, number: int) -> GameAnswers | None:
+def game_confirmations(partie: Partie, number: int) -> GameConfirmations | None:
     """One closed game of the partie, with its results and answers; None: not closed."""
     games = _games_with_answers(ClosedGame.objects.filter(partie=partie, number=number))
     return games[0] if games else None
 
 
-def games_to_answer(user) -> list[GameAnswers]:
+def games_to_confirm(user) -> list[GameConfirmations]:
     """The games whose results the players linked to his account are asked to confirm
     and have not confirmed yet (not answered, or disputed), newest first: only those he
     may answer (``confirmations.answer_refusal``), in a club he is a member of, and
@@ -798,7 +799,7 @@ def _may_answer(user) -> Q:
     )
 
 
-def disputed_games_for(user) -> list[GameAnswers]:
+def disputed_games_for(user) -> list[GameConfirmations]:
     """The disputed games of the clubs where he scores: what he is to look at, newest
     first."""
     disputed = ResultConfirmation.objects.filter(game=OuterRef("pk"), state=Answer.DISPUTED)

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .views import answers, evenings, parties, pdfs, repair, sharing
+from .views import confirmations, evenings, parties, pdfs, repair, sharing
 
 urlpatterns = [
     path("", parties.home, name="home"),
@@ -15,11 +15,19 @@ urlpatterns = [
     path("parties/<int:pk>/rules/", parties.partie_rules_change, name="partie_rules_change"),
     path("parties/<int:pk>/first-dealer/", parties.partie_first_dealer, name="partie_first_dealer"),
     path("parties/<int:pk>/ruleset/", parties.partie_ruleset, name="partie_ruleset"),
-    path("parties/<int:pk>/games/<int:number>/", answers.game_detail, name="game_detail"),
-    path("parties/<int:pk>/games/<int:number>/answer/", answers.game_answer, name="game_answer"),
-    path("parties/<int:pk>/games/<int:number>/unlock/", answers.game_unlock, name="game_unlock"),
-    path("parties/<int:pk>/games/<int:number>/decide/", answers.game_decide, name="game_decide"),
-    path("me/account-changes/", answers.account_changes, name="account_changes"),
+    path("parties/<int:pk>/games/<int:number>/", confirmations.game_detail, name="game_detail"),
+    path(
+        "parties/<int:pk>/games/<int:number>/confirmation/",
+        confirmations.game_confirmation,
+        name="game_confirmation",
+    ),
+    path(
+        "parties/<int:pk>/games/<int:number>/unlock/", confirmations.game_unlock, name="game_unlock"
+    ),
+    path(
+        "parties/<int:pk>/games/<int:number>/decide/", confirmations.game_decide, name="game_decide"
+    ),
+    path("me/account-changes/", confirmations.account_changes, name="account_changes"),
     path("parties/<int:pk>/delete/", repair.partie_delete, name="partie_delete"),
     path("parties/<int:pk>/restore/", repair.partie_restore, name="partie_restore"),
     path("parties/<int:pk>/archive/", repair.partie_archive, name="partie_archive"),

@@ -37,7 +37,7 @@ def game_url(partie: Partie, number: int = 1, what: str = "game_detail") -> str:
 
 def answer(client: Client, partie: Partie, answer="confirm", note="", **extra):
     data = {"game": game_of(partie).pk, "answer": answer, "note": note, **extra}
-    return client.post(game_url(partie, what="game_answer"), data, **extra.pop("headers", {}))
+    return client.post(game_url(partie, what="game_confirmation"), data, **extra.pop("headers", {}))
 
 
 def state(partie: Partie, name: str) -> str:
@@ -124,7 +124,7 @@ def test_an_answer_to_the_game_as_it_was_before_a_correction_is_refused(play, an
 
     services.hand_edit(partie=partie, number=1, hand=K(5, 17, knocker="Anna"), user=owner)
     response = logged_in(anna).post(
-        game_url(partie, what="game_answer"), {"game": seen, "answer": "confirm"}
+        game_url(partie, what="game_confirmation"), {"game": seen, "answer": "confirm"}
     )
 
     assert response.status_code == 400

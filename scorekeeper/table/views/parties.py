@@ -37,8 +37,8 @@ from ..models import Evening, HandChange, Partie, Unscorable
 from ..services import evenings as evening_services
 from ..services import parties as partie_services
 from ..services.results import locked_games
-from .answers import games_to_answer
 from .common import HtmxHttpRequest, _club_form
+from .confirmations import games_to_confirm
 from .evenings import evening_full_message
 
 PRESET_NOTICE = gettext_lazy(
@@ -289,7 +289,7 @@ def _render_table(
     # none before a game closed, and then no query for them.
     answers = None
     if sheet.has_closed_game and not (shared or request.htmx):
-        answers = selectors.partie_answers(sheet.partie)
+        answers = selectors.partie_confirmations(sheet.partie)
     context = {
         "sheet": sheet,
         "partie": sheet.partie,
@@ -317,7 +317,7 @@ def _render_table(
 
 
 def _locked_hands(
-    sheet: selectors.Sheet, answers: list[selectors.GameAnswers] | None = None
+    sheet: selectors.Sheet, answers: list[selectors.GameConfirmations] | None = None
 ) -> dict[int, int]:
     """The hands played in a locked game, each with (the first of) its locked games: the
     page offers no correction of them, but the way to the game, whose owner unlocks it.
@@ -585,7 +585,7 @@ def my_games(request: HttpRequest) -> HttpResponse:
     context = {
         "page": parties.get_page(number_param(request.GET, "page")),
         "debts": selectors.open_debts_of(request.user),
-        "to_answer": games_to_answer(request),
+        "to_answer": games_to_confirm(request),
         "disputed": selectors.disputed_games_for(request.user),
         **calendar_context(request.user, None),
     }

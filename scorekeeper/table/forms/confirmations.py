@@ -13,7 +13,7 @@ from ..models import ResultConfirmation
 CONFIRM, DISPUTE, WITHDRAW = "confirm", "dispute", "withdraw"
 
 
-class AnswerForm(forms.Form):
+class ConfirmationForm(forms.Form):
     """The answer; ``game`` is the key of the game as the page showed it, so that a
     result corrected meanwhile (a new key) is not confirmed unseen."""
 

@@ -20,7 +20,14 @@ from scorekeeper.clubs.access import Role
 
 from .. import selectors
 from ..access import partie_for
-from ..forms.answers import CONFIRM, DISPUTE, WITHDRAW, AnswerForm, DecisionForm, SeenForm
+from ..forms.confirmations import (
+    CONFIRM,
+    DISPUTE,
+    WITHDRAW,
+    ConfirmationForm,
+    DecisionForm,
+    SeenForm,
+)
 from ..models import ClosedGame, Partie, Unscorable
 from ..services import confirmations as services
 from .common import HtmxHttpRequest
@@ -44,8 +51,8 @@ def game_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     return _render_game(request, partie, _game(partie, number))
 
 
-def _game(partie: Partie, number: int) -> selectors.GameAnswers:
-    game = selectors.game_answers(partie, number)
+def _game(partie: Partie, number: int) -> selectors.GameConfirmations:
+    game = selectors.game_confirmations(partie, number)
     if game is None:
         raise Http404(_("There is no such closed game."))
     return game
@@ -54,8 +61,8 @@ def _game(partie: Partie, number: int) -> selectors.GameAnswers:
 def _render_game(
     request: HttpRequest,
     partie: Partie,
-    game: selectors.GameAnswers,
-    form: AnswerForm | None = None,
+    game: selectors.GameConfirmations,
+    form: ConfirmationForm | None = None,
     error: str | None = None,
     decision_form: DecisionForm | None = None,
 ) -> HttpResponse:
@@ -75,7 +82,7 @@ def _render_game(
         "sheet": sheet,
         "tables": _tables_of(sheet, game.game.number),
         "read_only": True,
-        "form": form or AnswerForm(initial={"game": game.game.pk}),
+        "form": form or ConfirmationForm(initial={"game": game.game.pk}),
         "error": error,
         "refusal": str(refusal) if refusal else None,
         # A confirmation given by mistake, offered to be taken back while that works.
@@ -102,14 +109,14 @@ def _tables_of(sheet: selectors.Sheet | None, number: int) -> list[selectors.She
 
 @login_required
 @require_POST
-def game_answer(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
+def game_confirmation(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
     """The player linked to the user's account confirms or disputes the game's result;
     from the list on My games (``next=list``), back to that list (its region by HTMX)."""
     partie = partie_for(request, pk)
     if not partie.is_member:  # he reads the partie he played, and answers no more
         raise PermissionDenied(str(services.ConfirmationError("not_member")))
     game = _game(partie, number)
-    form = AnswerForm(request.POST)
+    form = ConfirmationForm(request.POST)
     from_list = request.POST.get("next") == FROM_LIST
     error = None
     if form.is_valid():
@@ -135,7 +142,7 @@ def game_answer(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
     return _render_game(request, partie, game, form, error)
 
 
-def _answer(request: HttpRequest, game: ClosedGame, form: AnswerForm) -> None:
+def _answer(request: HttpRequest, game: ClosedGame, form: ConfirmationForm) -> None:
     data = form.cleaned_data
     if data["game"] != game.pk:  # the page showed the game before a correction
         raise services.ConfirmationError("game_changed")
@@ -151,12 +158,12 @@ def _render_list(
     request: HttpRequest,
     done: str | None = None,
     error: str | None = None,
-    confirmed: selectors.GameAnswers | None = None,
+    confirmed: selectors.GameConfirmations | None = None,
 ):
     """The list of games to confirm on My games, as its region; ``confirmed``: the game
     just confirmed from it, whose notice offers to take the confirmation back."""
     context = {
-        "to_answer": games_to_answer(request),
+        "to_answer": games_to_confirm(request),
         "answer_done": done,
         "answer_error": error,
         "confirmed": confirmed,
@@ -164,9 +171,9 @@ def _render_list(
     return render(request, "table/my_games.html#to-answer", context)
 
 
-def games_to_answer(request: HttpRequest) -> list[tuple[selectors.GameAnswers, object]]:
+def games_to_confirm(request: HttpRequest) -> list[tuple[selectors.GameConfirmations, object]]:
     """The games the user is asked about, each with his answer so far."""
-    games = selectors.games_to_answer(request.user)
+    games = selectors.games_to_confirm(request.user)
     return [(game, game.answer_of(request.user)) for game in games]
 
 

@@ -92,7 +92,7 @@ def client_of(user: User) -> Client:
 def answer(user: User, partie: Partie, answer: str = "confirm", note: str = ""):
     game = ClosedGame.objects.get(partie=partie, number=1)
     data = {"game": game.pk, "answer": answer, "note": note}
-    return client_of(user).post(reverse("game_answer", args=[partie.pk, 1]), data)
+    return client_of(user).post(reverse("game_confirmation", args=[partie.pk, 1]), data)
 
 
 def link(by: User, name: str, user: User | None):
