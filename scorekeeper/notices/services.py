@@ -20,7 +20,8 @@ from django.db import transaction
 
 from scorekeeper.clubs.models import Membership
 
-from .models import Channel, Delivery, Kind, Notice, Preferences
+from .models import Channel, Delivery, Kind, Notice, Preferences, PushSubscription
+from .selectors import push_enabled
 
 UNSUBSCRIBE_SALT = "scorekeeper.notices.unsubscribe"
 
@@ -85,22 +86,34 @@ def notices_record(*, club_id: int, kind: Kind, event: str, tell: Iterable[Tell]
 
 def _channels_wanted(kind: str, user_ids: Iterable[int]) -> dict[int, list[str]]:
     """Each user's channels for ``kind`` (those with none left out): mail for one who
-    gave an address and did not switch it off."""
-    users = get_user_model().objects.filter(pk__in=list(user_ids)).exclude(email="")
+    gave an address, push for one who allowed it on a device (while the site can push),
+    each unless he switched it off."""
+    users = get_user_model().objects.filter(pk__in=list(user_ids))
+    reachable = {channel: _reachable(users, channel) for channel in Channel}
     choices = {p.user_id: p for p in Preferences.objects.filter(user__in=users)}
     wanted: dict[int, list[str]] = {}
     for user_id in users.values_list("pk", flat=True):
         preferences = choices.get(user_id) or Preferences()
-        channels = [c for c in (Channel.MAIL,) if preferences.wants(kind, c)]
+        channels = [c for c in Channel if user_id in reachable[c] and preferences.wants(kind, c)]
         if channels:
             wanted[user_id] = channels
     return wanted
 
 
+def _reachable(users, channel: str) -> set[int]:
+    """Which of ``users`` the channel can reach at all."""
+    if channel == Channel.MAIL:
+        return set(users.exclude(email="").values_list("pk", flat=True))
+    if not push_enabled():
+        return set()
+    return set(PushSubscription.objects.filter(user__in=users).values_list("user_id", flat=True))
+
+
 def wants(user: AbstractBaseUser, kind: str, channel: str) -> bool:
     """Whether ``user`` wants ``kind`` by ``channel`` now (the worker asks before sending:
-    a choice changed after the notice was written counts)."""
-    if channel == Channel.MAIL and not getattr(user, "email", ""):
+    a choice changed after the notice was written counts, and so does a device gone)."""
+    users = get_user_model().objects.filter(pk=user.pk)
+    if user.pk not in _reachable(users, channel):
         return False
     preferences = Preferences.objects.filter(user=user).first() or Preferences()
     return preferences.wants(kind, channel)
@@ -165,3 +178,36 @@ def unsubscribe_user(token: str) -> AbstractBaseUser | None:
     except (signing.BadSignature, ValueError):
         return None
     return get_user_model().objects.filter(pk=user_id).first()
+
+
+@dataclass(frozen=True)
+class Device:
+    """What a browser says of its push subscription (``PushSubscription.toJSON()``)."""
+
+    endpoint: str
+    p256dh: str
+    auth: str
+    user_agent: str = ""
+
+
+@transaction.atomic
+def push_subscribe(*, user: AbstractBaseUser, device: Device) -> PushSubscription:
+    """The user allowed notifications on ``device``: its pushes are his from now on, also
+    when the device was someone else's before (one browser, one subscription)."""
+    subscription, _ = PushSubscription.objects.update_or_create(
+        endpoint=device.endpoint,
+        defaults={
+            "user": user,
+            "p256dh": device.p256dh,
+            "auth": device.auth,
+            "user_agent": device.user_agent[:300],
+        },
+    )
+    return subscription
+
+
+def push_unsubscribe(*, user: AbstractBaseUser, endpoint: str) -> bool:
+    """The user's device at ``endpoint`` shows his notifications no more (he stopped
+    them there, or logged out on it). Whether there was one."""
+    deleted, _ = PushSubscription.objects.filter(user=user, endpoint=endpoint).delete()
+    return bool(deleted)
