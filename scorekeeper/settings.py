@@ -42,6 +42,13 @@ Mail (the worker sends the notices: scorekeeper/notices), under Django's own nam
     EMAIL_TIMEOUT          seconds before the worker gives up on the server (default: 10)
     EMAIL_FILE_PATH        the folder of the file backend's mails
     DEFAULT_FROM_EMAIL     the mails' sender (default: scorekeeper@localhost)
+
+Web push (the same notices on a phone; without the three keys push is off):
+
+    VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY  the site's key pair, base64url (make one with
+                           `manage.py vapid_keys`)
+    VAPID_SUBJECT          a mailto: address the push services may write to
+    PUSH_TIMEOUT           seconds before the worker gives up on a push service (default: 10)
 """
 
 import os
@@ -52,6 +59,8 @@ import dj_database_url
 from csp.constants import NONCE, NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
+
+from scorekeeper.notices import vapid
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -294,6 +303,22 @@ DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "scorekeeper@localhost
 SITE_URL = os.environ.get("SITE_URL", "http://localhost:8000").rstrip("/")
 if not SITE_URL.startswith(("http://", "https://")):
     raise ImproperlyConfigured(f"SITE_URL must begin with https:// or http://, not {SITE_URL!r}.")
+
+# Web push (scorekeeper/notices/push.py): on only with the site's VAPID key pair, all three
+# or none; a key that does not fit, or a subject that is not a mailto: address, stops the
+# start-up rather than leaving every push refused by the push services.
+VAPID_PUBLIC_KEY = os.environ.get("VAPID_PUBLIC_KEY", "").strip()
+VAPID_PRIVATE_KEY = os.environ.get("VAPID_PRIVATE_KEY", "").strip()
+VAPID_SUBJECT = os.environ.get("VAPID_SUBJECT", "").strip()
+if VAPID_PUBLIC_KEY or VAPID_PRIVATE_KEY or VAPID_SUBJECT:
+    try:
+        vapid.check(VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY, VAPID_SUBJECT)
+    except ValueError as error:
+        raise ImproperlyConfigured(
+            f"{error}. Set all three of VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY and VAPID_SUBJECT "
+            "for web push, or none of them."
+        ) from None
+PUSH_TIMEOUT = env_int("PUSH_TIMEOUT", default=10, minimum=1)
 
 LANGUAGE_CODE = "en"
 LANGUAGES = [

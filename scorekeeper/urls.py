@@ -23,6 +23,8 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     # Sign-up and the log-in page with a bounded username, before Django's own log-in.
     path("", include("scorekeeper.accounts.urls")),
+    # Logging out also forgets the device's push subscription, before Django's own logout.
+    path("accounts/logout/", notices.log_out, name="logout"),
     path("accounts/", include("django.contrib.auth.urls")),
     # Django's language switch, which also keeps a member's language for his mails.
     path("i18n/setlang/", notices.language_set, name="set_language"),

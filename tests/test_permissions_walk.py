@@ -373,6 +373,13 @@ WALKS = [
     Walk("notices_unsubscribe", lambda t: [unsubscribe_token(User.objects.get(username="member"))],
          get=LINKED, post=Ask(LINK, 200, changes=True,
                               data=lambda t: {"List-Unsubscribe": "One-Click"})),
+    # Web push: the walk's site has no VAPID keys, so a device is refused (404) whoever
+    # asks; tests/notices/test_push.py walks it with keys. Stopping a device not one's own
+    # changes nothing.
+    Walk("push_subscribe", post=Ask(LOGIN, 404, changes=False, data=lambda t: {
+        "endpoint": "https://push.example.net/send/1", "p256dh": "x", "auth": "y"})),
+    Walk("push_unsubscribe", post=Ask(LOGIN, 302, changes=False,
+         data=lambda t: {"endpoint": "https://push.example.net/send/1"})),
 ]  # fmt: skip
 
 

@@ -82,3 +82,45 @@ def test_the_laptop_default_passes_the_system_checks_without_a_warning(tmp_path)
     )
     assert result.returncode == 0, result.stderr
     assert "System check identified no issues" in result.stdout, result.stdout + result.stderr
+
+
+def vapid_env(**changes: str) -> dict[str, str]:
+    """A key pair that fits, and a mailto: subject, changed by ``changes``."""
+    from scorekeeper.notices.vapid import new_key_pair
+
+    public, private = new_key_pair()
+    return {
+        "VAPID_PUBLIC_KEY": public,
+        "VAPID_PRIVATE_KEY": private,
+        "VAPID_SUBJECT": "mailto:scores@example.org",
+    } | changes
+
+
+def test_web_push_starts_with_a_key_pair_and_a_mailto_subject():
+    result = import_settings(**vapid_env())
+    assert result.returncode == 0, result.stderr
+
+
+def test_a_vapid_subject_that_is_no_mailto_address_refuses_to_start():
+    for subject in ("https://scores.example.org", "scores@example.org", "mailto:nobody"):
+        result = import_settings(**vapid_env(VAPID_SUBJECT=subject))
+        assert result.returncode != 0
+        assert "VAPID_SUBJECT must be a mailto: address" in result.stderr
+
+
+def test_vapid_keys_that_do_not_belong_together_refuse_to_start():
+    other_public = vapid_env()["VAPID_PUBLIC_KEY"]
+    result = import_settings(**vapid_env(VAPID_PUBLIC_KEY=other_public))
+    assert result.returncode != 0
+    assert "VAPID_PUBLIC_KEY is not the public key of VAPID_PRIVATE_KEY" in result.stderr
+    result = import_settings(**vapid_env(VAPID_PRIVATE_KEY="not-a-key"))
+    assert result.returncode != 0
+    assert "VAPID_PRIVATE_KEY" in result.stderr
+
+
+def test_half_of_the_vapid_settings_refuse_to_start():
+    result = import_settings(VAPID_SUBJECT="mailto:scores@example.org")
+    assert result.returncode != 0
+    assert "Set all three of VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY and VAPID_SUBJECT" in (
+        result.stderr
+    )

@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from .models import Delivery, Notice, Preferences
+from .models import Delivery, Notice, Preferences, PushSubscription
 
 
 class DeliveryInline(admin.TabularInline):
@@ -31,3 +31,11 @@ class PreferencesAdmin(admin.ModelAdmin):
     list_display = ["user", "language"]
     search_fields = ["user__username"]
     raw_id_fields = ["user"]
+
+
+@admin.register(PushSubscription)
+class PushSubscriptionAdmin(admin.ModelAdmin):
+    list_display = ["user", "user_agent", "created_at", "last_success_at"]
+    search_fields = ["user__username", "endpoint", "user_agent"]
+    raw_id_fields = ["user"]
+    readonly_fields = ["created_at", "last_success_at"]

@@ -36,10 +36,12 @@ class Kind(models.TextChoices):
 
 
 class Channel(models.TextChoices):
-    """How a notice reaches a member. Mail is on by default for a member with an
-    address; a channel added later says its own default (``Preferences.wants``)."""
+    """How a notice reaches a member: by mail, on by default for a member with an
+    address; by push, on by default once he allowed it on a device (a
+    ``PushSubscription``), and only while the site has its VAPID keys."""
 
     MAIL = "mail", _("mail")
+    PUSH = "push", _("push")
 
 
 class Preferences(models.Model):
@@ -154,3 +156,36 @@ def wait_after(attempts: int) -> timedelta:
     [1, 2, 4, 16]
     """
     return FIRST_WAIT * 2 ** (attempts - 1)
+
+
+class PushSubscription(models.Model):
+    """A device (a browser) where the user allowed notifications: the push service's
+    address for it and the keys its pushes are encrypted with (RFC 8291). The endpoint is
+    the device's: when another account subscribes on it, the row moves to him. It goes
+    when the user logs out on the device, stops the notifications there, or when the push
+    service answers 404 or 410 (the browser forgot it)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="push_subscriptions",
+        verbose_name=_("user"),
+    )
+    endpoint = models.URLField(_("endpoint"), max_length=1000, unique=True)
+    p256dh = models.CharField(_("public key (p256dh)"), max_length=100)
+    auth = models.CharField(_("authentication secret"), max_length=50)
+    user_agent = models.CharField(_("browser"), max_length=300, blank=True)
+    created_at = models.DateTimeField(_("created"), default=timezone.now)
+    last_success_at = models.DateTimeField(_("last push taken"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("push subscription")
+        verbose_name_plural = _("push subscriptions")
+        ordering = ["user", "created_at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.user_agent or self.endpoint[:60]}"
+
+    def info(self) -> dict:
+        """As ``pywebpush`` takes it (the browser's ``PushSubscription.toJSON()``)."""
+        return {"endpoint": self.endpoint, "keys": {"p256dh": self.p256dh, "auth": self.auth}}

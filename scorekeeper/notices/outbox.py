@@ -11,6 +11,10 @@ with its error, which the club's owner sees on the club's page. A recipient no l
 member of the club, or who switched the kind off since, is sent nothing (his delivery is
 dropped).
 
+A push delivery goes to every device of the recipient (``push.send_pushes``): it is sent
+when one of them took it; a device the push service says is gone (404, 410) is deleted,
+and a delivery none of whose devices is left is dropped at its next try.
+
 Each channel has its sender in ``SENDERS``: a function that sends a batch of one
 channel's deliveries and says, for each, None (sent) or the error.
 """
@@ -33,6 +37,7 @@ from scorekeeper.clubs.models import Membership
 from . import services
 from .mail import notice_mail
 from .models import MAX_ATTEMPTS, Channel, Delivery, wait_after
+from .push import send_pushes
 
 BATCH = 50
 LEASE = timedelta(minutes=10)  # longer than any batch takes to send
@@ -137,4 +142,5 @@ def _text(said: bytes | str) -> str:
 
 SENDERS: dict[str, Callable[[list[Delivery]], list[str | None]]] = {
     Channel.MAIL: send_mails,
+    Channel.PUSH: send_pushes,
 }

@@ -2,13 +2,24 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db.models import QuerySet
 
-from .models import Delivery
+from .models import Delivery, PushSubscription
 
 
 def has_address(user) -> bool:
     return bool(getattr(user, "email", ""))
+
+
+def push_enabled() -> bool:
+    """Whether the site can push: it has its VAPID keys (settings.py checks them)."""
+    return bool(settings.VAPID_PRIVATE_KEY)
+
+
+def devices(user) -> QuerySet[PushSubscription]:
+    """The devices where the user allowed notifications, oldest first."""
+    return PushSubscription.objects.filter(user=user).order_by("created_at", "pk")
 
 
 def failed_deliveries(club, limit: int = 20) -> QuerySet[Delivery]:

@@ -20,7 +20,8 @@ from django.db import transaction
 
 from scorekeeper.clubs.models import Membership
 
-from .models import Channel, Delivery, Kind, Notice, Preferences
+from .models import Channel, Delivery, Kind, Notice, Preferences, PushSubscription
+from .selectors import push_enabled
 
 UNSUBSCRIBE_SALT = "scorekeeper.notices.unsubscribe"
 
@@ -80,26 +81,47 @@ def notices_record(*, club_id: int, kind: Kind, event: str, tell: Iterable[Tell]
 
 def _channels_wanted(kind: str, club_id: int, user_ids: Iterable[int]) -> dict[int, list[str]]:
     """Each member's channels for ``kind`` (those with none left out): mail for one who
-    gave an address and did not switch it off. One query: a round of 32 tables asks it
-    of 64 players in the request that starts the round."""
-    members = (
-        Membership.objects.filter(club_id=club_id, user_id__in=list(user_ids))
-        .exclude(user__email="")
-        .values_list("user_id", "user__notice_preferences__off")
+    gave an address, push for one who allowed it on a device (while the site can push),
+    each unless he switched it off. One query (two with push): a round of 32 tables asks
+    it of 64 players in the request that starts the round."""
+    members = list(
+        Membership.objects.filter(club_id=club_id, user_id__in=list(user_ids)).values_list(
+            "user_id", "user__email", "user__notice_preferences__off"
+        )
     )
+    pushed = _pushed([user_id for user_id, _email, _off in members])
     wanted: dict[int, list[str]] = {}
-    for user_id, off in members:
+    for user_id, email, off in members:
         preferences = Preferences(off=off or [])
-        channels = [c for c in (Channel.MAIL,) if preferences.wants(kind, c)]
+        reachable = {Channel.MAIL: bool(email), Channel.PUSH: user_id in pushed}
+        channels = [c for c in Channel if reachable[c] and preferences.wants(kind, c)]
         if channels:
             wanted[user_id] = channels
     return wanted
 
 
+def _pushed(user_ids: list[int]) -> set[int]:
+    """Which of the users allowed push on some device (none while the site cannot push)."""
+    if not user_ids or not push_enabled():
+        return set()
+    devices = PushSubscription.objects.filter(user_id__in=user_ids)
+    return set(devices.values_list("user_id", flat=True))
+
+
+def _reachable(users, channel: str) -> set[int]:
+    """Which of ``users`` the channel can reach at all."""
+    if channel == Channel.MAIL:
+        return set(users.exclude(email="").values_list("pk", flat=True))
+    if not push_enabled():
+        return set()
+    return set(PushSubscription.objects.filter(user__in=users).values_list("user_id", flat=True))
+
+
 def wants(user: AbstractBaseUser, kind: str, channel: str) -> bool:
     """Whether ``user`` wants ``kind`` by ``channel`` now (the worker asks before sending:
-    a choice changed after the notice was written counts)."""
-    if channel == Channel.MAIL and not getattr(user, "email", ""):
+    a choice changed after the notice was written counts, and so does a device gone)."""
+    users = get_user_model().objects.filter(pk=user.pk)
+    if user.pk not in _reachable(users, channel):
         return False
     preferences = Preferences.objects.filter(user=user).first() or Preferences()
     return preferences.wants(kind, channel)
@@ -164,3 +186,36 @@ def unsubscribe_user(token: str) -> AbstractBaseUser | None:
     except (signing.BadSignature, ValueError):
         return None
     return get_user_model().objects.filter(pk=user_id).first()
+
+
+@dataclass(frozen=True)
+class Device:
+    """What a browser says of its push subscription (``PushSubscription.toJSON()``)."""
+
+    endpoint: str
+    p256dh: str
+    auth: str
+    user_agent: str = ""
+
+
+@transaction.atomic
+def push_subscribe(*, user: AbstractBaseUser, device: Device) -> PushSubscription:
+    """The user allowed notifications on ``device``: its pushes are his from now on, also
+    when the device was someone else's before (one browser, one subscription)."""
+    subscription, _ = PushSubscription.objects.update_or_create(
+        endpoint=device.endpoint,
+        defaults={
+            "user": user,
+            "p256dh": device.p256dh,
+            "auth": device.auth,
+            "user_agent": device.user_agent[:300],
+        },
+    )
+    return subscription
+
+
+def push_unsubscribe(*, user: AbstractBaseUser, endpoint: str) -> bool:
+    """The user's device at ``endpoint`` shows his notifications no more (he stopped
+    them there, or logged out on it). Whether there was one."""
+    deleted, _ = PushSubscription.objects.filter(user=user, endpoint=endpoint).delete()
+    return bool(deleted)

@@ -4,5 +4,7 @@ from . import views
 
 urlpatterns = [
     path("me/notices/", views.notices_settings, name="notices_settings"),
+    path("me/notices/push/subscribe/", views.push_subscribe, name="push_subscribe"),
+    path("me/notices/push/unsubscribe/", views.push_unsubscribe, name="push_unsubscribe"),
     path("notices/unsubscribe/<str:token>/", views.notices_unsubscribe, name="notices_unsubscribe"),
 ]

@@ -3,21 +3,28 @@ switch that remembers a logged-in member's language for his mails."""
 
 from __future__ import annotations
 
+import json
+
 from django.conf import settings
 from django.contrib import messages
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import check_for_language
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
 from django.views.i18n import set_language
 
 from . import services
-from .forms import CHANNELS, PreferencesForm
+from .forms import DeviceForm, PreferencesForm
 from .models import Preferences
-from .selectors import has_address
+from .selectors import devices, has_address, push_enabled
+
+# Where the session keeps the endpoint of the device it allowed notifications on: a
+# logout there deletes that subscription (the next person on the phone sees nothing).
+SESSION_DEVICE = "notices.push_endpoint"
 
 
 @login_required
@@ -28,13 +35,19 @@ def notices_settings(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         services.preferences_set(
             user=request.user,
-            off=form.switched_off(),
+            off=form.switched_off(preferences),
             language=form.cleaned_data["language"],
             email=form.cleaned_data["email"],
         )
         messages.success(request, _("Your choices are saved."))
         return redirect("notices_settings")
-    context = {"form": form, "channels": CHANNELS, "has_address": has_address(request.user)}
+    context = {
+        "form": form,
+        "has_address": has_address(request.user),
+        "push": push_enabled(),
+        "vapid_public_key": settings.VAPID_PUBLIC_KEY,
+        "devices": devices(request.user),
+    }
     return render(request, "notices/settings.html", context, status=400 if form.errors else 200)
 
 
@@ -72,3 +85,57 @@ def language_set(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and request.user.is_authenticated and known:
         services.preferences_language_set(user=request.user, language=language)
     return response
+
+
+@login_required
+@require_POST
+def push_subscribe(request: HttpRequest) -> JsonResponse:
+    """The settings page's script: this device allowed notifications (a JSON body, the
+    browser's ``PushSubscription.toJSON()``; CSRF token in its header)."""
+    if not push_enabled():
+        return JsonResponse({"error": _("This site sends no push notifications.")}, status=404)
+    form = DeviceForm(_device_fields(request))
+    if not form.is_valid():
+        return JsonResponse({"error": _("This device's subscription was refused.")}, status=400)
+    device = services.Device(**form.cleaned_data, user_agent=request.headers.get("User-Agent", ""))
+    services.push_subscribe(user=request.user, device=device)
+    request.session[SESSION_DEVICE] = device.endpoint
+    return JsonResponse({"subscribed": True, "devices": devices(request.user).count()})
+
+
+@login_required
+@require_POST
+def push_unsubscribe(request: HttpRequest) -> HttpResponse:
+    """This device (the endpoint in the JSON body), or one of the user's devices listed on
+    the settings page (a form's ``endpoint``), shows his notifications no more."""
+    endpoint = _device_fields(request).get("endpoint", "")
+    removed = services.push_unsubscribe(user=request.user, endpoint=str(endpoint))
+    if request.content_type == "application/json":
+        return JsonResponse({"removed": removed})
+    if removed:
+        messages.success(request, _("That device shows your notifications no more."))
+    return redirect("notices_settings")
+
+
+def _device_fields(request: HttpRequest) -> dict:
+    """The fields of a JSON body (the script's), flat; else the form's."""
+    if request.content_type != "application/json":
+        return request.POST
+    try:
+        data = json.loads(request.body)
+    except ValueError:
+        return {}
+    if not isinstance(data, dict):
+        return {}
+    keys = data.get("keys") if isinstance(data.get("keys"), dict) else {}
+    return {"endpoint": data.get("endpoint"), **{k: keys.get(k) for k in ("p256dh", "auth")}}
+
+
+def log_out(request: HttpRequest) -> HttpResponse:
+    """Django's logout, which first deletes the push subscription of the device this
+    session allowed notifications on: the phone shows the next person nobody's notices.
+    (The page's script also unsubscribes the browser itself: static/js/push.js.)"""
+    endpoint = request.session.get(SESSION_DEVICE)
+    if request.method == "POST" and endpoint and request.user.is_authenticated:
+        services.push_unsubscribe(user=request.user, endpoint=endpoint)
+    return auth_views.LogoutView.as_view()(request)

@@ -72,6 +72,7 @@ def service_worker(request: HttpRequest) -> HttpResponse:
         "kept": _kept_pages(),
         "logout": reverse("logout"),
         "account": {"header": account.HEADER, "nobody": account.NOBODY},
+        "icon": static("icons/icon-192.png"),  # beside a notification pushed
     }
     digest = hashlib.sha256(json.dumps(config, sort_keys=True).encode())
     digest.update(template.template.source.encode())

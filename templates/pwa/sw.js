@@ -18,11 +18,20 @@
 // without a network only it is read: it is the person logged in as far as the phone can
 // know. (A session ended on the server while the phone is offline is learnt of with the
 // next answer.)
+//
+// It also shows the notices pushed to this device (scorekeeper/notices/push.py) and opens
+// a notice's page when it is tapped. A push names the account it is for; the phone notes
+// the account the network last answered for, and a push for anyone else (the phone has
+// changed hands since, or its person logged out) shows nothing of what it says: the
+// device's subscription is dropped instead, and the push service then tells the server.
 "use strict";
 
 const CONFIG = {{ config }};
 const STATIC = `scorekeeper-static-${CONFIG.version}`;
 const ANY_PAGES = "scorekeeper-pages-";
+// The account the network last answered for, kept across versions (one entry).
+const WHO = "scorekeeper-who";
+const WHO_KEY = "/.well-known/scorekeeper-who";
 const PAGES = `${ANY_PAGES}${CONFIG.version}-`; // + the account
 const KEPT = new RegExp(CONFIG.kept);
 // How long a page may take before the copy on the phone is shown (bad Wi-Fi answers late
@@ -63,6 +72,13 @@ async function answeredFor(account) {
   const names = await caches.keys();
   const others = names.filter((name) => name.startsWith(ANY_PAGES) && name !== mine);
   await Promise.all(others.map((name) => caches.delete(name)));
+  await (await caches.open(WHO)).put(WHO_KEY, new Response(account));
+}
+
+// The account the network last answered for on this phone, null before any answer.
+async function lastAccount() {
+  const kept = await caches.match(WHO_KEY, { cacheName: WHO });
+  return kept ? kept.text() : null;
 }
 
 // The cache of the person logged in as far as the phone knows: the one cache of pages,
@@ -81,7 +97,7 @@ async function current() {
 async function moveIn() {
   const names = await caches.keys();
   const ours = names.filter((name) => name.startsWith("scorekeeper-"));
-  const old = ours.filter((name) => name !== STATIC && !name.startsWith(PAGES));
+  const old = ours.filter((name) => name !== STATIC && name !== WHO && !name.startsWith(PAGES));
   let answered = null;
   for (const name of old.filter((n) => n.startsWith(ANY_PAGES))) {
     const rest = name.slice(ANY_PAGES.length); // "<version>-<account>", or "<version>"
@@ -182,4 +198,47 @@ async function keep(url) {
   if (url.origin !== self.location.origin || !KEPT.test(url.pathname)) return;
   const response = await fetch(keyOf(url), { redirect: "manual" }).catch(() => null);
   if (response && response.type === "basic") await store(url, response);
+}
+
+self.addEventListener("push", (event) => {
+  event.waitUntil(showPush(event.data));
+});
+
+async function showPush(data) {
+  let notice = {};
+  try {
+    notice = data ? data.json() : {};
+  } catch (error) {
+    notice = {}; // not ours to read: shown as the bare name below
+  }
+  const who = await lastAccount();
+  if (who && notice.account && notice.account !== who) {
+    // For someone who no longer uses this phone: nothing of it is shown, and the device
+    // takes no more pushes (a browser must show something for each push it is sent).
+    const subscription = await self.registration.pushManager.getSubscription();
+    if (subscription) await subscription.unsubscribe().catch(() => null);
+    return self.registration.showNotification("Scorekeeper", { tag: "scorekeeper" });
+  }
+  return self.registration.showNotification(notice.title || "Scorekeeper", {
+    body: notice.body || "",
+    lang: notice.lang || "",
+    tag: notice.tag || "scorekeeper",
+    icon: CONFIG.icon,
+    data: { url: notice.url || "/" },
+  });
+}
+
+// A tap opens the notice's page (on this site, whatever address the server wrote it
+// with): the window that shows it already, else a new one.
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  const link = new URL((event.notification.data || {}).url || "/", self.location.href);
+  const href = new URL(link.pathname + link.search, self.location.origin).href;
+  event.waitUntil(openPage(href));
+});
+
+async function openPage(href) {
+  const open = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
+  const showing = open.find((client) => client.url === href);
+  return showing ? showing.focus() : self.clients.openWindow(href);
 }

@@ -12,6 +12,12 @@ from email.message import EmailMessage
 import pytest
 from aiosmtpd.controller import Controller
 from django.test import override_settings
+from django.utils import timezone
+
+from scorekeeper.engine.pairings import Pairing, Table
+from scorekeeper.league.models import NightTable
+from scorekeeper.league.night_services import night_round_start
+from scorekeeper.table import services
 
 # The league's fixtures: its club, season, players and their accounts.
 from tests.league.conftest import accounts, club, member, play, season  # noqa: F401
@@ -73,3 +79,23 @@ def addresses(accounts, owner) -> dict[str, str]:  # noqa: F811 (the league's ac
     owner.email = "owner@gin.example"
     owner.save(update_fields=["email"])
     return given | {"owner": owner.email}
+
+
+@pytest.fixture
+def roster(club, owner) -> None:  # noqa: F811 (the league's club)
+    """Carl and Dora, players without accounts."""
+    for name in ("Carl", "Dora"):
+        services.player_add(club=club, name=name, owner=owner)
+
+
+def release(season, owner, *tables, round=1) -> list:  # noqa: F811
+    """The organiser starts a round of the night: the tables' parties, in table order."""
+    night = night_round_start(
+        season=season,
+        owner=owner,
+        seating=Pairing(tuple(Table(n, t) for n, t in enumerate(tables, start=1)), ()),
+        played_on=timezone.localdate(),
+        round=round,
+    )
+    tables = NightTable.objects.filter(night=night, round=round).order_by("number")
+    return [table.partie for table in tables]

@@ -12,10 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from scorekeeper.clubs import services as club_services
-from scorekeeper.engine.pairings import Pairing, Table
 from scorekeeper.league import services as league_services
-from scorekeeper.league.models import NightTable
-from scorekeeper.league.night_services import night_round_start
 from scorekeeper.notices import outbox
 from scorekeeper.notices.models import MAX_ATTEMPTS, Delivery, Notice, Preferences
 from scorekeeper.notices.services import preferences_language_set
@@ -23,28 +20,9 @@ from scorekeeper.table import services
 from scorekeeper.table.models import ClosedGame, Player
 from scorekeeper.table.services import confirmations
 from tests.league.conftest import G, K, work
-from tests.notices.conftest import SITE
+from tests.notices.conftest import SITE, release
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def roster(club, owner) -> None:
-    for name in ("Carl", "Dora"):
-        services.player_add(club=club, name=name, owner=owner)
-
-
-def release(season, owner, *tables, round=1) -> list:
-    """The organiser starts a round of the night: the tables' parties, in table order."""
-    night = night_round_start(
-        season=season,
-        owner=owner,
-        seating=Pairing(tuple(Table(n, t) for n, t in enumerate(tables, start=1)), ()),
-        played_on=timezone.localdate(),
-        round=round,
-    )
-    tables = NightTable.objects.filter(night=night, round=round).order_by("number")
-    return [table.partie for table in tables]
 
 
 def link_in(mail) -> str:
