@@ -16,6 +16,7 @@ from scorekeeper.table import services as table_services
 from scorekeeper.table.models import Partie, Player
 from scorekeeper.tournaments import services
 from scorekeeper.tournaments.models import Tournament, TournamentMatch
+from tests.clubs.conftest import client_of, member, scorer  # noqa: F401  (fixtures)
 
 NAMES = ["Anna", "Ben", "Carl", "Dora", "Emil", "Fritz", "Gus", "Hanna"]
 G = engine.Hand.gin
