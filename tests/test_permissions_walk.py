@@ -104,8 +104,8 @@ class Things(ClubThings):
     asked: Partie | None = None  # Anna (the former member's) won: he is asked to confirm
     locked: Partie | None = None  # Anna won again and the former member confirmed it
     calendar: CalendarLink | None = None  # the member's link to the club's calendar
-    tournament: Tournament | None = None  # started: Carl v Dora play W1-1
-    draft: Tournament | None = None  # Eve and Finn checked in, not started
+    tournament: Tournament | None = None  # started: Carl v Eve play W1-1
+    draft: Tournament | None = None  # Ben and Finn checked in, not started
 
 
 @dataclass(frozen=True)
@@ -385,7 +385,7 @@ WALKS = [
     Walk("tournament_detail", lambda t: [t.draft.pk], get=READ, variant="check-in"),
     Walk("tournament_entries", lambda t: [t.draft.pk], get=Ask(Role.SCORER),
          post=Ask(Role.SCORER, 302, data=lambda t: {"players": list(Player.objects.filter(
-             club=t.club, name__in=("Eve", "Finn", "Anna")).values_list("pk", flat=True))})),
+             club=t.club, name__in=("Ben", "Finn", "Anna")).values_list("pk", flat=True))})),
     Walk("tournament_seed", lambda t: [t.draft.pk],
          post=Ask(Role.SCORER, 302, data=lambda t: {"method": "random", "seed": "5"})),
     Walk("tournament_start", lambda t: [t.draft.pk], post=Ask(Role.SCORER, 302)),
@@ -532,7 +532,7 @@ def club_and_more(things: ClubThings, scorer: User, owner: User) -> Things:
         )
         for name in ("Championship", "Cup")
     )
-    for held, names in ((tournament, ("Carl", "Dora")), (draft, ("Eve", "Finn"))):
+    for held, names in ((tournament, ("Carl", "Eve")), (draft, ("Ben", "Finn"))):
         players = list(Player.objects.filter(club=club, name__in=names))
         tournament_services.entries_check_in(tournament=held, players=players)
     tournament_services.tournament_start(tournament=tournament, owner=owner)

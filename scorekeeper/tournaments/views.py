@@ -187,13 +187,17 @@ def tournament_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     table; the region polls like the board and answers 304 while nothing changed."""
     tournament = _tournament(request, pk)
     version = selectors.tournament_version(tournament)
-    follow = live.Live(("tournament", version, tournament.club_role), over=tournament.is_over)
+    asked = number_param(request.GET, "round")
+    # The round asked is part of it: a link to another round sends the region's ETag too
+    # (hx-headers is inherited), and must not be told "unchanged".
+    follow = live.Live(
+        ("tournament", version, tournament.club_role, asked), over=tournament.is_over
+    )
     if not_modified := live.unchanged(request, follow):
         return not_modified
     view = selectors.tournament_view(tournament) if tournament.is_started else None
     index = None
     if view is not None:
-        asked = number_param(request.GET, "round")
         index = asked - 1 if asked else view.current_index()
         index = min(max(index, 0), max(len(view.rounds) - 1, 0))
     titles = [round_title(c.stage, c.round) for c in view.rounds] if view is not None else []
