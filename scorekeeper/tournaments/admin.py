@@ -4,7 +4,7 @@ only (a correction goes through the organiser's page, which the engine checks)."
 
 from django.contrib import admin
 
-from .models import Entry, Result, Tournament, TournamentMatch
+from .models import Entry, MatchResult, Tournament, TournamentMatch
 
 
 class EntryInline(admin.TabularInline):
@@ -47,7 +47,7 @@ class TournamentMatchAdmin(RecordAdmin):
     search_fields = ("tournament__name", "match")
 
 
-@admin.register(Result)
+@admin.register(MatchResult)
 class ResultAdmin(RecordAdmin):
     list_display = ("tournament", "match", "winner", "source", "by", "at")
     list_filter = ("source",)

@@ -1,6 +1,6 @@
 """A club's tournament: what it plays (the system and its options, what a match is), who
 entered it (``Entry``), the partie each match is played in (``TournamentMatch``) and its
-results as given (``Result``). The bracket is never stored: the engine derives it from
+results as given (``MatchResult``). The bracket is never stored: the engine derives it from
 the entries in seed order and the results in the order they were given
 (``selectors.tournament_state``)."""
 
@@ -181,7 +181,7 @@ class TournamentMatch(models.Model):
         return f"{self.tournament} · {self.match}"
 
 
-class Result(models.Model):
+class MatchResult(models.Model):
     """A match's winner as given, in the order given: by its partie's close, by a
     withdrawal (a forfeit), or by the organiser (a correction, ``winner`` None voiding
     it). The rows are the record and the trail at once: none is changed or deleted, a

@@ -19,12 +19,12 @@ from django.db.models import Exists, OuterRef, Q
 from scorekeeper.table.models import Partie, ResultConfirmation
 
 from . import services
-from .models import Result, Tournament, TournamentMatch
+from .models import MatchResult, Tournament, TournamentMatch
 
 
 def due() -> list[int]:
     """The keys of the running tournaments with a result due."""
-    answered = Result.objects.filter(
+    answered = MatchResult.objects.filter(
         tournament=OuterRef("tournament"), match=OuterRef("match"), at__gte=OuterRef("started_at")
     )
     waiting = Q(tournament__confirmed_only=True) & Q(

@@ -11,7 +11,7 @@ from django.db.models import Count, Max, QuerySet
 from scorekeeper.engine import tournaments as bracket
 from scorekeeper.table.models import Partie, ResultConfirmation
 
-from .models import Entry, Result, Tournament, TournamentMatch
+from .models import Entry, MatchResult, Tournament, TournamentMatch
 
 
 def unrated_parties() -> QuerySet:
@@ -88,7 +88,7 @@ class RoundView:
 
 
 @dataclass(frozen=True)
-class Standing:
+class PlaceView:
     place: int
     players: tuple[str, ...]
 
@@ -110,7 +110,7 @@ class TournamentView:
     system: str
     rounds: tuple[RoundView, ...]
     champion: str | None
-    standings: tuple[Standing, ...]
+    standings: tuple[PlaceView, ...]
     swiss_table: tuple[SwissRow, ...]
     withdrawn: frozenset[str]
 
@@ -146,7 +146,7 @@ def tournament_view(tournament: Tournament, state: bracket.State | None = None) 
         system=tournament.system,
         rounds=tuple(rounds),
         champion=state.champion,
-        standings=tuple(Standing(p.place, p.players) for p in state.standings),
+        standings=tuple(PlaceView(p.place, p.players) for p in state.standings),
         swiss_table=tuple(
             SwissRow(line.place, line.player, line.score, line.buchholz, line.byes)
             for line in state.swiss_table
@@ -174,7 +174,7 @@ def _match_view(
         partie=partie.pk if partie is not None else None,
         running=partie is not None and partie.is_running,
         waiting=match.playable and match.id in waiting,
-        forfeit=match.winner is not None and forfeits.get(match.id) == Result.Source.FORFEIT,
+        forfeit=match.winner is not None and forfeits.get(match.id) == MatchResult.Source.FORFEIT,
     )
 
 

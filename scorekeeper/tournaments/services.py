@@ -30,7 +30,7 @@ from scorekeeper.table.models import Evening, Partie, Player, ResultsChange
 from scorekeeper.table.services import evenings as evening_services
 
 from . import selectors
-from .models import Entry, Result, Tournament, TournamentMatch
+from .models import Entry, MatchResult, Tournament, TournamentMatch
 
 
 class TournamentRefused(ValueError):
@@ -219,7 +219,7 @@ def result_correct(
     winner: Player | None,
     by: AbstractBaseUser,
     reason: str = "",
-) -> Result:
+) -> MatchResult:
     """The organiser gives a match's winner (None: voids its result). Refused, with the
     engine's line (which names the matches to void first), where the engine refuses
     it. Recorded as a row of the results, with who and why: the trail."""
@@ -237,13 +237,13 @@ def result_correct(
     except bracket.TournamentError as error:
         code, params = error.problems[-1]
         raise TournamentRefused(code or "refused", error.errors, **params) from None
-    result = Result.objects.create(
+    result = MatchResult.objects.create(
         tournament=tournament,
         match=match,
         winner=winner,
-        source=Result.Source.ORGANISER,
+        source=MatchResult.Source.ORGANISER,
         by=by,
-        reason=reason[: Result._meta.get_field("reason").max_length],
+        reason=reason[: MatchResult._meta.get_field("reason").max_length],
     )
     _advance(tournament, by)
     return result
@@ -283,7 +283,7 @@ def _advance(tournament: Tournament, by: AbstractBaseUser | None) -> int:
                 results.append(result)
         if not results:
             break
-        Result.objects.bulk_create(results)
+        MatchResult.objects.bulk_create(results)
         given += len(results)
     _start_playable(tournament, state, tables, by)
     _note_finish(tournament, state)
@@ -296,17 +296,17 @@ def _due_result(
     row: TournamentMatch | None,
     withdrawn: set[str],
     players: dict[str, Player],
-) -> Result | None:
+) -> MatchResult | None:
     """The result a playable match has now, or None: a withdrawn player's forfeit (both
     withdrawn: the upper seat goes on), or its closed partie's winner."""
     out = [p for p in match.players if p in withdrawn]
     if out:
         stays = [p for p in match.players if p not in withdrawn] or [match.players[0]]
-        return Result(
+        return MatchResult(
             tournament=tournament,
             match=match.id,
             winner=players[stays[0]],
-            source=Result.Source.FORFEIT,
+            source=MatchResult.Source.FORFEIT,
         )
     if row is None or row.partie.state != Partie.State.CLOSED:
         return None
@@ -315,11 +315,11 @@ def _due_result(
     winner = selectors.partie_winner(row.partie)
     if winner not in match.players:
         return None  # a partie without a winner (cannot be, as the kinds are): the organiser's
-    return Result(
+    return MatchResult(
         tournament=tournament,
         match=match.id,
         winner=players[winner],
-        source=Result.Source.PARTIE,
+        source=MatchResult.Source.PARTIE,
         partie=row.partie,
     )
 

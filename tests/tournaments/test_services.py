@@ -12,7 +12,7 @@ from scorekeeper.table import services as table_services
 from scorekeeper.table.models import ClosedGame, Partie
 from scorekeeper.table.services import confirmations
 from scorekeeper.tournaments import selectors, services
-from scorekeeper.tournaments.models import Result, TournamentMatch
+from scorekeeper.tournaments.models import MatchResult, TournamentMatch
 from scorekeeper.tournaments.services import TournamentRefused
 from tests.clubs.conftest import join
 
@@ -108,9 +108,9 @@ def test_a_partie_closed_moves_its_winner_on_when_the_worker_runs(club, owner, p
     services.tournament_start(tournament=tournament, owner=owner)
     win(tournament, "W1-1", "Anna", owner)
     win(tournament, "W1-2", "Emil", owner)
-    assert not Result.objects.exists()  # the close gives nothing by itself: the worker does
+    assert not MatchResult.objects.exists()  # the close gives nothing by itself: the worker does
     work()
-    assert list(Result.objects.values_list("match", "winner__name", "source")) == [
+    assert list(MatchResult.objects.values_list("match", "winner__name", "source")) == [
         ("W1-1", "Anna", "partie"),
         ("W1-2", "Emil", "partie"),
     ]
@@ -118,7 +118,7 @@ def test_a_partie_closed_moves_its_winner_on_when_the_worker_runs(club, owner, p
     assert sorted(semi.partie.player_names) == ["Anna", "Emil"]
     assert semi.table == 1  # the first table free: W1-3 and W1-4 still play at 3 and 4
     work()
-    assert Result.objects.count() == 2  # done once
+    assert MatchResult.objects.count() == 2  # done once
 
 
 def test_a_whole_knockout_ends_with_its_champion(club, owner, players):
@@ -147,26 +147,26 @@ def test_where_the_tournament_asks_the_winner_moves_on_once_both_confirmed(
     services.tournament_start(tournament=tournament, owner=owner)
     partie = win(tournament, "W1-1", "Anna", owner)
     work()
-    assert not Result.objects.exists()
+    assert not MatchResult.objects.exists()
     game = ClosedGame.objects.get(partie=partie)
     confirmations.result_confirm(game=game, user=users["Anna"])
     work()
-    assert not Result.objects.exists()
+    assert not MatchResult.objects.exists()
     confirmations.result_confirm(game=game, user=users["Hanna"])
     work()
-    assert list(Result.objects.values_list("match", "winner__name")) == [("W1-1", "Anna")]
+    assert list(MatchResult.objects.values_list("match", "winner__name")) == [("W1-1", "Anna")]
 
 
 def test_a_withdrawal_forfeits_his_match_now_and_those_to_come(club, owner, players):
     tournament = entered(create(club, owner), players)
     services.tournament_start(tournament=tournament, owner=owner)
     services.entry_withdraw(entry=tournament.entries.get(player__name="Hanna"), by=owner)
-    assert list(Result.objects.values_list("match", "winner__name", "source")) == [
+    assert list(MatchResult.objects.values_list("match", "winner__name", "source")) == [
         ("W1-1", "Anna", "forfeit")
     ]
     services.entry_withdraw(entry=tournament.entries.get(player__name="Emil"), by=owner)
     # W1-2 (Dora v Emil) forfeited to Dora; the semi-final Anna v Dora starts
-    assert Result.objects.get(match="W1-2").winner.name == "Dora"
+    assert MatchResult.objects.get(match="W1-2").winner.name == "Dora"
     assert sorted(table_of(tournament, "W2-1").partie.player_names) == ["Anna", "Dora"]
 
 
@@ -185,7 +185,7 @@ def test_a_correction_is_refused_while_a_later_result_depends_on_it(club, owner,
     assert refused.value.code == "depended_on"
     assert refused.value.params["matches"] == ["W2-1"]
     assert "void W2-1 first" in refused.value.errors[0]
-    assert Result.objects.count() == 3
+    assert MatchResult.objects.count() == 3
 
 
 def test_a_correction_after_voiding_what_depends_on_it_plays_the_match_again(club, owner, players):
@@ -202,7 +202,7 @@ def test_a_correction_after_voiding_what_depends_on_it_plays_the_match_again(clu
         by=owner,
         reason="scores swapped",
     )
-    last = Result.objects.last()
+    last = MatchResult.objects.last()
     assert (last.match, last.winner.name, last.source, last.by, last.reason) == (
         "W1-1",
         "Hanna",
@@ -270,4 +270,4 @@ def test_round_robin_hollywood_winner_is_who_won_two_games(club, owner, players)
         )
         partie.refresh_from_db()
     work()
-    assert Result.objects.get().winner.name == "Ben"
+    assert MatchResult.objects.get().winner.name == "Ben"

@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from scorekeeper.clubs.models import Role
 from scorekeeper.tournaments import services
-from scorekeeper.tournaments.models import Result, Tournament, TournamentMatch
+from scorekeeper.tournaments.models import MatchResult, Tournament, TournamentMatch
 from tests.clubs.conftest import join
 from tests.table.helpers import rules_form_data
 
@@ -141,7 +141,7 @@ def test_a_correction_refused_names_the_match_to_void_first(
     response = client_owner.post(url, {"winner": "Hanna", "reason": "wrong"})
     assert response.status_code == 400
     assert "void W2-1 first" in response.content.decode()
-    assert Result.objects.count() == 3
+    assert MatchResult.objects.count() == 3
     response = client_owner.post(
         reverse("tournament_match", args=[tournament.pk, "W2-1"]),
         {"winner": "", "reason": "replay"},
