@@ -144,6 +144,7 @@ INSTALLED_APPS = [
     "scorekeeper.clubs",
     "scorekeeper.table",
     "scorekeeper.league",
+    "scorekeeper.tournaments",
     "scorekeeper.notices",
 ]
 

@@ -32,5 +32,6 @@ urlpatterns = [
     path("", include("scorekeeper.table.urls")),
     path("", include("scorekeeper.clubs.urls")),
     path("", include("scorekeeper.league.urls")),
+    path("", include("scorekeeper.tournaments.urls")),
     path("", include("scorekeeper.notices.urls")),
 ]

@@ -61,6 +61,8 @@ from scorekeeper.notices.services import unsubscribe_token
 from scorekeeper.table import services
 from scorekeeper.table.models import HandChange, Partie, Player, PlayerMerge
 from scorekeeper.table.services import confirmations
+from scorekeeper.tournaments import services as tournament_services
+from scorekeeper.tournaments.models import Tournament
 from tests.clubs.conftest import (
     ClubThings,
     G,
@@ -102,6 +104,8 @@ class Things(ClubThings):
     asked: Partie | None = None  # Anna (the former member's) won: he is asked to confirm
     locked: Partie | None = None  # Anna won again and the former member confirmed it
     calendar: CalendarLink | None = None  # the member's link to the club's calendar
+    tournament: Tournament | None = None  # started: Carl v Eve play W1-1
+    draft: Tournament | None = None  # Ben and Finn checked in, not started
 
 
 @dataclass(frozen=True)
@@ -380,6 +384,22 @@ WALKS = [
         "endpoint": "https://push.example.net/send/1", "p256dh": "x", "auth": "y"})),
     Walk("push_unsubscribe", post=Ask(LOGIN, 302, changes=False,
          data=lambda t: {"endpoint": "https://push.example.net/send/1"})),
+    # Added for issue 30: club tournaments (the organiser: a scorer or the owner)
+    Walk("tournament_list", slug, get=READ, post=Ask(Role.SCORER, 302, data=lambda t: {
+        "name": "Open", "played_on": "2026-12-05", "system": "round_robin", "rated": "on",
+        "kind": "two_player", "stake": "0", **rules_form_data("classic")})),
+    Walk("tournament_detail", lambda t: [t.tournament.pk], get=READ),
+    Walk("tournament_detail", lambda t: [t.draft.pk], get=READ, variant="check-in"),
+    Walk("tournament_entries", lambda t: [t.draft.pk], get=Ask(Role.SCORER),
+         post=Ask(Role.SCORER, 302, data=lambda t: {"players": list(Player.objects.filter(
+             club=t.club, name__in=("Ben", "Finn", "Anna")).values_list("pk", flat=True))})),
+    Walk("tournament_seed", lambda t: [t.draft.pk],
+         post=Ask(Role.SCORER, 302, data=lambda t: {"method": "random", "seed": "5"})),
+    Walk("tournament_start", lambda t: [t.draft.pk], post=Ask(Role.SCORER, 302)),
+    Walk("entry_withdraw", lambda t: [t.draft.pk, t.draft.entries.first().pk],
+         post=Ask(Role.SCORER, 302)),
+    Walk("tournament_match", lambda t: [t.tournament.pk, "W1-1"], get=Ask(Role.SCORER),
+         post=Ask(Role.SCORER, 302, data=lambda t: {"winner": "Carl", "reason": "walkover"})),
 ]  # fmt: skip
 
 
@@ -508,10 +528,27 @@ def club_and_more(things: ClubThings, scorer: User, owner: User) -> Things:
     calendar = club_services.calendar_link_make(
         user=things.membership.user, club=club, language="en"
     )
+    tournament, draft = (
+        tournament_services.tournament_create(
+            club=club,
+            owner=owner,
+            name=name,
+            played_on=today,
+            system="single_elimination",
+            settings=season.night_settings,
+        )
+        for name in ("Championship", "Cup")
+    )
+    for held, names in ((tournament, ("Carl", "Eve")), (draft, ("Ben", "Finn"))):
+        players = list(Player.objects.filter(club=club, name__in=names))
+        tournament_services.entries_check_in(tournament=held, players=players)
+    tournament_services.tournament_start(tournament=tournament, owner=owner)
     return Things(
         **vars(things),
         season=season,
         past=past,
+        tournament=tournament,
+        draft=draft,
         gone=gone,
         dropped=dropped,
         reopened=reopened,

@@ -103,6 +103,27 @@ def day_start(day: date) -> datetime:
     return datetime.combine(day, time.min, tzinfo=timezone.get_current_timezone())
 
 
+# Parties no book counts (an unrated tournament's): each source gives a query of their
+# keys. An app above the league registers its own in its ``ready`` (the league imports
+# no app above it); the books read them as a subquery, not as a query of their own.
+_UNRATED: list[Callable[[], QuerySet]] = []
+
+
+def parties_unrated(source: Callable[[], QuerySet]) -> None:
+    """Leave the parties ``source()`` names (a query of partie keys) out of every book."""
+    if source not in _UNRATED:
+        _UNRATED.append(source)
+
+
+def _rated(partie: str = "partie_id") -> Q:
+    """The condition on a row (``partie``: its partie's key) that no source leaves its
+    partie out."""
+    rated = Q()
+    for source in _UNRATED:
+        rated &= ~Q(**{f"{partie}__in": source()})
+    return rated
+
+
 def _counted(season: Season, assigned: Assigned, partie: str = "partie_id", prefix: str = "") -> Q:
     """The condition on a partie's rows (``prefix`` to the fields ``club_id``,
     ``started_at`` and ``kind``; ``partie`` its key) that the season counts them. A
@@ -120,7 +141,7 @@ def _counted(season: Season, assigned: Assigned, partie: str = "partie_id", pref
     counted = Q(**{f"{prefix}club_id": season.league.club_id}) & dated
     if season.kinds:
         counted &= Q(**{f"{prefix}kind__in": season.kinds})
-    return counted
+    return counted & _rated(partie)
 
 
 @dataclass(frozen=True)
@@ -193,16 +214,16 @@ def season_book(season: Season, assignments: list[tuple[int, int]] | None = None
 
 
 def club_book(club: Club) -> Book:
-    results = PlayerResult.objects.filter(club_id=club.pk)
+    results = PlayerResult.objects.filter(_rated(), club_id=club.pk)
     return Book(
         club,
         engine.LeaguePoints(),
         0,
         results,
-        SettlementLine.objects.filter(game__club_id=club.pk),
-        Partie.objects.filter(club_id=club.pk),
-        PartieStats.objects.filter(club_id=club.pk),
-        ClosedGame.objects.filter(club_id=club.pk),
+        SettlementLine.objects.filter(_rated("game__partie_id"), game__club_id=club.pk),
+        Partie.objects.filter(_rated("pk"), club_id=club.pk),
+        PartieStats.objects.filter(_rated(), club_id=club.pk),
+        ClosedGame.objects.filter(_rated(), club_id=club.pk),
         results,
     )
 

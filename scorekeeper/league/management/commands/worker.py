@@ -1,6 +1,7 @@
 """``python manage.py worker [--until-idle] [--interval SECONDS]``: the league's worker.
 
-It does what the changes of the clubs' games made due (``league.outbox``: their ratings
+It does what the changes of the clubs' games made due (``tournaments.outbox``: a
+tournament match's partie over, its winner moves on; ``league.outbox``: their ratings
 rated again) and sends the notices due (``notices.outbox``: mails), then waits
 ``--interval`` seconds (1 by default) for more, until stopped
 (Ctrl-C, or SIGTERM from the service manager: the work in hand is finished first, or
@@ -22,6 +23,7 @@ from django.db import close_old_connections
 
 from scorekeeper.league import outbox
 from scorekeeper.notices import outbox as notices_outbox
+from scorekeeper.tournaments import outbox as tournaments_outbox
 
 
 class Command(BaseCommand):
@@ -48,6 +50,11 @@ class Command(BaseCommand):
             signal.signal(signal.SIGTERM, self.stop)
             signal.signal(signal.SIGINT, self.stop)
         while self.running:
+            # A tournament's results first: the parties they start are in the ratings'
+            # next round, and nothing a result gives is rated.
+            given = tournaments_outbox.advance_due()
+            if given and verbosity > 1:
+                self.stdout.write(f"gave {given} tournament result(s)")
             rated = outbox.rate_due()
             if rated and verbosity > 1:
                 self.stdout.write(f"rated {rated} club(s)")
@@ -56,7 +63,7 @@ class Command(BaseCommand):
                 self.stdout.write(f"sent {sent} notice(s)")
             if until_idle:
                 return
-            if not rated and not sent:
+            if not given and not rated and not sent:
                 time.sleep(interval)
             close_old_connections()  # one the server closed, or older than CONN_MAX_AGE
 
