@@ -15,3 +15,9 @@ class TournamentsConfig(AppConfig):
         from .selectors import unrated_parties
 
         parties_unrated(unrated_parties)
+        # A merge deletes the player merged away: not one a tournament's draw names.
+        from scorekeeper.table.services.players import MERGE_CHECKS
+
+        from .selectors import merge_refusal
+
+        MERGE_CHECKS.append(merge_refusal)

@@ -9,7 +9,8 @@ from dataclasses import dataclass
 from django.db.models import Count, Max, QuerySet
 
 from scorekeeper.engine import tournaments as bracket
-from scorekeeper.table.models import Partie, ResultConfirmation
+from scorekeeper.table.models import Partie, Player, ResultConfirmation
+from scorekeeper.table.services.players import PlayerChangeError
 
 from .models import Entry, MatchResult, Tournament, TournamentMatch
 
@@ -226,3 +227,14 @@ def tournament_version(tournament: Tournament) -> tuple:
     )
     seeds = tuple(tournament.entries.order_by("pk").values_list("seed", "checked_in"))
     return (own, tuple(entries.values()), tuple(results.values()), parties, withdrawn, seeds)
+
+
+def merge_refusal(keep: Player, gone: Player) -> PlayerChangeError | None:
+    """Why ``gone`` cannot be merged into ``keep``: a tournament's draw names him (its
+    entry holds him; the other way round, the merge keeps him)."""
+    entry = Entry.objects.filter(player=gone).select_related("tournament").first()
+    if entry is None:
+        return None
+    return PlayerChangeError(
+        "entered", gone=gone.name, keep=keep.name, tournament=entry.tournament.name
+    )

@@ -271,3 +271,20 @@ def test_round_robin_hollywood_winner_is_who_won_two_games(club, owner, players)
         partie.refresh_from_db()
     work()
     assert MatchResult.objects.get().winner.name == "Ben"
+
+
+def test_a_player_a_tournament_names_is_not_merged_away_but_may_be_kept(club, owner, players):
+    tournament = create(club, owner)
+    services.entries_check_in(tournament=tournament, players=[players["Anna"], players["Ben"]])
+    twin = table_services.player_add(club=club, name="Anna W.", owner=owner)
+
+    with pytest.raises(table_services.PlayerChangeError) as refused:
+        table_services.player_merge(keep=twin, gone=players["Anna"], user=owner)
+
+    assert str(refused.value) == (
+        "Anna is entered in the tournament Club championship, whose draw names him: keep "
+        "Anna and merge Anna W. into him instead."
+    )
+    assert twin.__class__.objects.filter(pk=players["Anna"].pk).exists()  # nothing changed
+    table_services.player_merge(keep=players["Anna"], gone=twin, user=owner)  # the other way
+    assert [e.player.name for e in tournament.entries.all()] == ["Anna", "Ben"]

@@ -4,6 +4,7 @@ renamed, two entries for one person made one."""
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 from datetime import datetime
 from decimal import Decimal
 
@@ -98,7 +99,15 @@ PLAYER_MESSAGES = {
         "%(gone)s and %(keep)s both sat in the partie %(partie)s: they are two people, "
         "so they cannot be merged. Rename one of them instead."
     ),
+    "entered": _(
+        "%(gone)s is entered in the tournament %(tournament)s, whose draw names him: keep "
+        "%(gone)s and merge %(keep)s into him instead."
+    ),
 }
+
+# What an app above the table (which it cannot import) holds of a player and a merge
+# cannot move: each check answers the refusal of merging ``gone`` into ``keep``, or None.
+MERGE_CHECKS: list[Callable[[Player, Player], PlayerChangeError | None]] = []
 
 
 class PlayerChangeError(ValueError):
@@ -388,6 +397,9 @@ def player_merge_check(*, keep: Player, gone: Player) -> None:
         raise PlayerChangeError(
             "seated_together", keep=keep.name, gone=gone.name, partie=_named(together)
         )
+    for check in MERGE_CHECKS:
+        if (refusal := check(keep, gone)) is not None:
+            raise refusal
 
 
 def _named(partie: Partie) -> str:
