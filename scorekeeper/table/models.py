@@ -271,6 +271,12 @@ class Partie(models.Model):
         rest of the app asks the engine, not the kind."""
         return engine.session_class(self.kind)
 
+    @property
+    def numbered(self) -> bool:
+        """Whether its games are named "Game N" (a template cannot ask the session's
+        class: it would call it)."""
+        return self.session_class.numbered
+
     def new_session(
         self, names: Sequence[str] | None = None, rules: engine.Ruleset | None = None
     ) -> engine.Session:

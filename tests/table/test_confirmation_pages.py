@@ -330,3 +330,13 @@ def test_the_games_of_a_deleted_club_wait_no_more(play, anna, club, owner):
 
     assert "to confirm" not in logged_in(anna).get(reverse("home")).content.decode()
     assert ClosedGame.objects.count() == 1  # restorable, with its answers
+
+
+def test_the_changes_of_a_match_name_the_game_a_player_confirmed(play, anna):
+    partie = play(hands=[G(90, knocker="Anna")], kind="match")  # game 1 of a best of three
+
+    answer(logged_in(anna), partie)
+
+    page = logged_in(anna).get(partie.get_absolute_url()).content.decode()
+    trail = page[page.index('id="trail-list"') :]
+    assert re.search(r"<ins>Anna · Game 1</ins>", trail)
