@@ -87,7 +87,9 @@ MAX_TITLE_LENGTH = 200  # a score sheet's title (manage.py sheet --title)
 # Sizes: entries (hands, or a partnership's rounds) of one partie, parties of one
 # evening, and the bytes of what is read.
 MAX_HANDS = 500
-MAX_PARTIES_PER_EVENING = 30
+# As many as EveningPayment.amount holds at the largest stake (largest_evening_amount:
+# 9.9e10 of 1e11): a league night of 26 players, three rounds, is one evening.
+MAX_PARTIES_PER_EVENING = 39
 MAX_RECORD_BYTES = 1_000_000  # a game record: import, tally, sheet
 MAX_SEASON_BYTES = 20_000_000  # a season document: standings
 MAX_LINE_BYTES = 100_000  # one line of evaluate --jsonl
@@ -385,6 +387,6 @@ def largest_evening_amount() -> Decimal:
     earlier evenings aside: what a player wins in every partie of the evening.
 
     >>> largest_evening_amount()
-    Decimal('76025250000')
+    Decimal('98832825000')
     """
     return largest_partie_amount() * MAX_PARTIES_PER_EVENING

@@ -517,7 +517,7 @@ class EveningPayment(models.Model):
         Player, on_delete=models.PROTECT, related_name="claims", verbose_name=_("payee")
     )
     # Room for the largest evening the bounds allow (engine/bounds.py,
-    # largest_evening_amount: 7.6e10); 15 digits is as many as SQLite keeps exactly.
+    # largest_evening_amount: 9.9e10); 15 digits is as many as SQLite keeps exactly.
     amount = models.DecimalField(_("amount"), max_digits=15, decimal_places=4)
     paid_at = models.DateTimeField(_("paid"), null=True, blank=True)
     carried_to = models.ForeignKey(
