@@ -126,6 +126,7 @@ bench: venv
 	$(PY) bench/evaluator.py
 	$(PY) bench/league.py
 	$(PY) bench/notices.py
+	$(PY) bench/tournament.py
 	@# gunicorn on loopback ports against a scratch PostgreSQL database (dropped after):
 	@# 50 clients for 60 s (BENCH_LOAD_SECONDS, BENCH_LOAD_CLIENTS), then two servers, then
 	@# a signed-in player's page during a login flood (BENCH_FLOOD_SECONDS per phase).

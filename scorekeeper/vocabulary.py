@@ -448,3 +448,19 @@ def season_subtitle(season) -> str:  # noqa: ANN001 (a league.Season; no model i
     """A season's dates and points formula in words, for its printed standings."""
     dates = f"{date_format(season.starts_on)} – {date_format(season.ends_on)}"
     return f"{dates} · {points_formula(season.points)}"
+
+
+def round_title(stage: str, number: int) -> str:
+    """A tournament's column heading: the stage and its round (the page's and the PDF's)."""
+    titles = {
+        "winners": gettext("Round %(number)s"),
+        "losers": gettext("Losers' round %(number)s"),
+        "grand_final": gettext("Grand final"),
+        "grand_final_reset": gettext("Grand final, deciding match"),
+        "third_place": gettext("Match for third place"),
+        "consolation": gettext("Consolation round %(number)s"),
+        "round_robin": gettext("Round %(number)s"),
+        "swiss": gettext("Swiss round %(number)s"),
+        "top_cut": gettext("Top cut, round %(number)s"),
+    }
+    return titles[stage] % {"number": number}

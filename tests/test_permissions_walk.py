@@ -390,6 +390,8 @@ WALKS = [
         "kind": "two_player", "stake": "0", **rules_form_data("classic")})),
     Walk("tournament_detail", lambda t: [t.tournament.pk], get=READ),
     Walk("tournament_detail", lambda t: [t.draft.pk], get=READ, variant="check-in"),
+    Walk("tournament_bracket_pdf", lambda t: [t.tournament.pk], get=READ),
+    Walk("tournament_placings_pdf", lambda t: [t.tournament.pk], get=READ),
     Walk("tournament_entries", lambda t: [t.draft.pk], get=Ask(Role.SCORER),
          post=Ask(Role.SCORER, 302, data=lambda t: {"players": list(Player.objects.filter(
              club=t.club, name__in=("Ben", "Finn", "Anna")).values_list("pk", flat=True))})),

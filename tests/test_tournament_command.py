@@ -6,6 +6,7 @@ import json
 import pytest
 
 from tests.commands import ROOT, Run, manage, run
+from tests.sheets.helpers import text_of
 
 FORMAT = "scorekeeper-tournament/1"
 EIGHT = ["Anna", "Ben", "Carl", "Dora", "Emil", "Fritz", "Gus", "Hans"]
@@ -199,3 +200,27 @@ def test_a_missing_file_or_one_not_utf8_is_a_clear_message(tmp_path, monkeypatch
     path.write_bytes('{"players": ["Zo\u00eb"]}'.encode("latin-1"))
     result = run("tournament", str(path))
     assert (result.status, result.err) == (2, f"error: cannot read {path}: it is not UTF-8 text\n")
+
+
+# --format pdf: the bracket or the placings, as the tournament's page prints them
+
+
+def test_the_bracket_and_the_placings_print_as_pdf(tmp_path):
+    results = [{"match": m, "winner": w} for m, w in [
+        ("W1-1", "Anna"), ("W1-2", "Dora"), ("W1-3", "Ben"), ("W1-4", "Carl"),
+        ("W2-1", "Anna"), ("W2-2", "Carl"), ("W3-1", "Carl"),
+    ]]  # fmt: skip
+    bracket, placings = tmp_path / "bracket.pdf", tmp_path / "placings.pdf"
+    doc = document(results=results)
+    assert tournament(doc, "--format", "pdf", "-o", str(bracket)).status == 0
+    args = ("--format", "pdf", "--sheet", "placings", "-o", str(placings))
+    assert tournament(doc, *args).status == 0
+    words = text_of(bracket.read_bytes())
+    assert "Club championship" in words and "Champion: Carl" in words and "Carl ✓" in words
+    assert "1 Carl 3 0 2 Anna 2 1 3 Ben 1 1 3 Dora 1 1" in text_of(placings.read_bytes())
+
+
+def test_a_pdf_needs_the_file_to_write():
+    result = tournament(document(), "--format", "pdf")
+    assert result.status == 2
+    assert result.err == "error: --format pdf: name the PDF to write with -o FILE (- for stdout)\n"

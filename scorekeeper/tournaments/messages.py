@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
+from scorekeeper.vocabulary import round_title  # noqa: F401 (the pages import it here)
+
 from .services import TournamentRefused
 
 
@@ -46,19 +48,3 @@ def _field_problem(code: str, params: dict) -> str | None:
     if code == "too_many":
         return _("a tournament has at most %(most)s players.") % params
     return None
-
-
-def round_title(stage: str, number: int) -> str:
-    """A column's heading: the stage and its round."""
-    titles = {
-        "winners": _("Round %(number)s"),
-        "losers": _("Losers' round %(number)s"),
-        "grand_final": _("Grand final"),
-        "grand_final_reset": _("Grand final, deciding match"),
-        "third_place": _("Match for third place"),
-        "consolation": _("Consolation round %(number)s"),
-        "round_robin": _("Round %(number)s"),
-        "swiss": _("Swiss round %(number)s"),
-        "top_cut": _("Top cut, round %(number)s"),
-    }
-    return titles[stage] % {"number": number}

@@ -6,6 +6,16 @@ urlpatterns = [
     path("clubs/<slug:slug>/tournaments/", views.tournament_list, name="tournament_list"),
     path("tournaments/<int:pk>/", views.tournament_detail, name="tournament_detail"),
     path("tournaments/<int:pk>/entries/", views.tournament_entries, name="tournament_entries"),
+    path(
+        "tournaments/<int:pk>/bracket.pdf",
+        views.tournament_bracket_pdf,
+        name="tournament_bracket_pdf",
+    ),
+    path(
+        "tournaments/<int:pk>/placings.pdf",
+        views.tournament_placings_pdf,
+        name="tournament_placings_pdf",
+    ),
     path("tournaments/<int:pk>/seed/", views.tournament_seed, name="tournament_seed"),
     path("tournaments/<int:pk>/start/", views.tournament_start, name="tournament_start"),
     path(

@@ -7,14 +7,22 @@ from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import NON_FIELD_ERRORS
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.utils.text import slugify
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from scorekeeper import engine
 from scorekeeper.clubs.access import Role, club_of, object_in_club
 from scorekeeper.inputs import number_param
+from scorekeeper.sheets.tournament import (
+    bracket_sheet,
+    placings_sheet,
+    render_bracket,
+    render_placings,
+    subtitle_of,
+)
 from scorekeeper.table import live
 from scorekeeper.table.forms.rules import rule_initial
 from scorekeeper.table.models import Player
@@ -258,3 +266,38 @@ def tournament_match(request: HttpRequest, pk: int, match: str) -> HttpResponse:
     }
     status = 400 if request.method == "POST" else 200
     return render(request, "tournaments/match.html", context, status=status)
+
+
+def _printed(request: HttpRequest, pk: int) -> tuple[Tournament, selectors.TournamentView, str]:
+    """A started tournament's read model, the page's, and the subtitle of its PDFs."""
+    tournament = _tournament(request, pk)
+    if not tournament.is_started:
+        raise Http404("The tournament has not started.")
+    subtitle = subtitle_of(tournament.played_on, tournament.system)
+    return tournament, selectors.tournament_view(tournament), subtitle
+
+
+def _pdf(content: bytes, tournament: Tournament, what: str) -> HttpResponse:
+    response = HttpResponse(content, content_type="application/pdf")
+    slug = slugify(tournament.name) or "tournament"
+    name = f"{what}-{tournament.played_on:%Y-%m-%d}-{slug}.pdf"
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
+
+
+@login_required
+@require_safe
+def tournament_bracket_pdf(request: HttpRequest, pk: int) -> HttpResponse:
+    """The bracket on turned A4, printed from the page's read model."""
+    tournament, view, subtitle = _printed(request, pk)
+    sheet = bracket_sheet(view, title=tournament.name, subtitle=subtitle)
+    return _pdf(render_bracket(sheet), tournament, "bracket")
+
+
+@login_required
+@require_safe
+def tournament_placings_pdf(request: HttpRequest, pk: int) -> HttpResponse:
+    """The final placings (place, player, record), printed from the page's read model."""
+    tournament, view, subtitle = _printed(request, pk)
+    sheet = placings_sheet(view, title=tournament.name, subtitle=subtitle)
+    return _pdf(render_placings(sheet), tournament, "placings")
