@@ -21,7 +21,7 @@ from scorekeeper.tournaments import selectors, services
 from scorekeeper.tournaments.models import Tournament
 from tests.browser.conftest import screenshot
 from tests.browser.test_board_screen import SCALE
-from tests.browser.test_club_board import BAR, screen
+from tests.browser.test_club_board import BAR
 from tests.browser.test_league_night_end_to_end import a_club
 from tests.tournaments.conftest import settings
 
@@ -67,8 +67,11 @@ def club(owner: User) -> Club:
     return a_club(owner, {"bar": Role.MEMBER})
 
 
-def bar_screen(open_context, log_in, tournament: Tournament, query: str = "") -> Page:
-    page = screen(open_context, log_in, BAR)
+def bar_screen(
+    open_context, log_in, tournament: Tournament, query: str = "", language: str = "en"
+) -> Page:
+    page = open_context(viewport=BAR).new_page()
+    log_in(page, "bar", language)
     page.goto(reverse("tournament_screen", args=[tournament.pk]) + query)
     expect(page.locator(".screen-match").first).to_be_visible()
     return page
@@ -129,17 +132,23 @@ def fits(page: Page, boxes: int) -> None:
     assert cut_with_room(page) == []
 
 
+@pytest.mark.parametrize(("language", "third"), [("en", "Match for third place"), ("de", None)])
 def test_a_32_player_knockout_fits_the_bar_screen_with_its_winners_marked(
     open_context: Callable[..., BrowserContext],
     log_in: Callable[..., None],
     owner: User,
     club: Club,
+    language: str,
+    third: str | None,
 ):
     tournament = started(club, owner, "single_elimination", 32, third_place=True)
     first_round_won(tournament, owner)
-    page = bar_screen(open_context, log_in, tournament)
+    page = bar_screen(open_context, log_in, tournament, language=language)
     expect(page.locator(".screen-sections")).to_have_count(0)  # one section: no turns
-    screenshot(page, "tournament-screen-32-en-1920", full_page=False)
+    expect(page.locator("html")).to_have_attribute("lang", language)
+    if third:
+        expect(page.locator(".screen-round h3").last).to_have_text(third)
+    screenshot(page, f"tournament-screen-32-{language}-1920", full_page=False)
     fits(page, boxes=16 + 8 + 4 + 2 + 1 + 1)
     expect(page.locator(".screen-round")).to_have_count(6)
     expect(page.locator(".screen-player.winner")).to_have_count(16)
