@@ -402,6 +402,10 @@ WALKS = [
          post=Ask(Role.SCORER, 302)),
     Walk("tournament_match", lambda t: [t.tournament.pk, "W1-1"], get=Ask(Role.SCORER),
          post=Ask(Role.SCORER, 302, data=lambda t: {"winner": "Carl", "reason": "walkover"})),
+    Walk("tournament_screen", lambda t: [t.tournament.pk], get=READ),
+    Walk("shared_tournament_screen", lambda t: [t.tournament.evening.share_token], get=LINKED),
+    # Its tournament has no time limit: refused with a message, nothing changed.
+    Walk("tournament_time", lambda t: [t.tournament.pk], post=Ask(Role.SCORER, 302, changes=False)),
 ]  # fmt: skip
 
 
@@ -544,7 +548,8 @@ def club_and_more(things: ClubThings, scorer: User, owner: User) -> Things:
     for held, names in ((tournament, ("Carl", "Eve")), (draft, ("Ben", "Finn"))):
         players = list(Player.objects.filter(club=club, name__in=names))
         tournament_services.entries_check_in(tournament=held, players=players)
-    tournament_services.tournament_start(tournament=tournament, owner=owner)
+    tournament = tournament_services.tournament_start(tournament=tournament, owner=owner)
+    services.evening_share(evening=tournament.evening)  # the screen's read-only link
     return Things(
         **vars(things),
         season=season,

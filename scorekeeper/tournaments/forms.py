@@ -59,6 +59,21 @@ class TournamentForm(forms.Form):
     rated = forms.BooleanField(
         label=_("The games count in the club's ratings"), required=False, initial=True
     )
+    round_minutes = forms.IntegerField(
+        label=_("Time limit of a round (minutes)"),
+        min_value=0,
+        max_value=600,
+        required=False,
+        help_text=_("Empty or 0 for none. The screen in the bar counts it down."),
+    )
+    at_time = forms.ChoiceField(
+        label=_("A partie unfinished at time"),
+        choices=Tournament.AtTime.choices,
+        widget=forms.RadioSelect,
+        initial=Tournament.AtTime.LEADER,
+        required=False,
+        help_text=_("The leader: more games won, then more points; level, they play on."),
+    )
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -67,6 +82,8 @@ class TournamentForm(forms.Form):
         single = system == Tournament.System.SINGLE_ELIMINATION
         data["rounds"] = data.get("rounds") or 0
         data["top_cut"] = data.get("top_cut") or 0
+        data["round_minutes"] = data.get("round_minutes") or 0
+        data["at_time"] = data.get("at_time") or Tournament.AtTime.LEADER
         if swiss and data["rounds"] < 1:
             self.add_error("rounds", _("A Swiss plays at least one round: give how many."))
         cut = data["top_cut"]

@@ -34,6 +34,7 @@ def refusal_text(refused: TournamentRefused) -> str:
         "bye": _("This match is a bye: its player goes on without a result."),
         "no_reset": _("There is no second final: the winners' bracket's winner won the first."),
         "not_in_match": _("The winner must be one of the match's players."),
+        "no_time_limit": _("This tournament has no time limit for a round."),
     }
     return texts.get(refused.code) or " ".join(refused.errors) or _("This cannot be done.")
 
@@ -48,3 +49,22 @@ def _field_problem(code: str, params: dict) -> str | None:
     if code == "too_many":
         return _("a tournament has at most %(most)s players.") % params
     return None
+
+
+def band_title(bracket: str, system: str, part: int, parts: int) -> str:
+    """A band's heading on the screen in the bar: its bracket, and its part of it."""
+    titles = {
+        "winners": _("Winners' bracket") if system == "double_elimination" else _("Bracket"),
+        "losers": _("Losers' bracket and grand final"),
+        "consolation": _("Consolation bracket"),
+        "top_cut": _("Top cut"),
+        "rounds": _("Rounds"),
+        "swiss_table": _("Swiss table"),
+    }
+    if parts == 1:
+        return titles[bracket]
+    return _("%(title)s, part %(part)s of %(parts)s") % {
+        "title": titles[bracket],
+        "part": part,
+        "parts": parts,
+    }

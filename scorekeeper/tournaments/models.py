@@ -25,13 +25,19 @@ class Tournament(models.Model):
     Each match is a partie of ``match_kind`` under ``match_rules`` (empty: the kind's
     preset) at ``match_stake`` a point. ``confirmed_only``: a winner moves on once every
     player asked confirmed the partie's games; ``rated``: its games count in the club's
-    ratings and seasons."""
+    ratings and seasons. ``round_minutes`` (0: none) is a round's time limit, counted
+    from the start of the round's parties; ``at_time`` what becomes of a partie still
+    played when the organiser calls time."""
 
     class System(models.TextChoices):
         SINGLE_ELIMINATION = "single_elimination", _("Single elimination")
         DOUBLE_ELIMINATION = "double_elimination", _("Double elimination")
         ROUND_ROBIN = "round_robin", _("Round robin")
         SWISS = "swiss", _("Swiss")
+
+    class AtTime(models.TextChoices):
+        LEADER = "leader", _("The leader wins")
+        ONE_MORE_HAND = "one_more_hand", _("One more hand, then the leader wins")
 
     club = models.ForeignKey(
         "clubs.Club", on_delete=models.CASCADE, related_name="tournaments", verbose_name=_("club")
@@ -69,6 +75,15 @@ class Tournament(models.Model):
     )
     confirmed_only = models.BooleanField(_("winners move on once confirmed"), default=False)
     rated = models.BooleanField(_("counts in the club's ratings"), default=True)
+    round_minutes = models.PositiveSmallIntegerField(
+        _("time limit of a round (minutes)"), default=0
+    )
+    at_time = models.CharField(
+        _("a partie unfinished at time"),
+        max_length=16,
+        choices=AtTime.choices,
+        default=AtTime.LEADER,
+    )
     evening = models.OneToOneField(
         "table.Evening",
         on_delete=models.SET_NULL,
@@ -168,6 +183,9 @@ class TournamentMatch(models.Model):
         verbose_name=_("partie"),
     )
     started_at = models.DateTimeField(_("started"), auto_now_add=True)
+    # Time called under "one more hand": the partie's hands then; the hand after them
+    # decides the match (services.round_end_at_time).
+    hands_at_time = models.PositiveSmallIntegerField(_("hands at time"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("tournament match")
@@ -191,6 +209,7 @@ class MatchResult(models.Model):
         PARTIE = "partie", _("the partie")
         FORFEIT = "forfeit", _("a withdrawal")
         ORGANISER = "organiser", _("the organiser")
+        TIME = "time", _("time called")
 
     tournament = models.ForeignKey(
         Tournament, on_delete=models.CASCADE, related_name="results", verbose_name=_("tournament")

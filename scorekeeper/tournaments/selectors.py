@@ -5,6 +5,7 @@ screen and the PDFs) are drawn from: plain frozen values, no query left to run."
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 
 from django.db.models import Count, Max, QuerySet
 
@@ -77,6 +78,7 @@ class MatchView:
     running: bool  # its partie is still being played
     waiting: bool  # its partie is over, its result not given yet (confirmations, the worker)
     forfeit: bool  # won by a withdrawal
+    started: datetime | None = None  # when its partie started (a round's clock runs from it)
 
 
 @dataclass(frozen=True)
@@ -118,12 +120,28 @@ class TournamentView:
     def round_at(self, index: int) -> RoundView | None:
         return self.rounds[index] if 0 <= index < len(self.rounds) else None
 
+    def round_started(self) -> datetime | None:
+        """When the round being played started: its first partie still played."""
+        column = self.round_at(self.current_index())
+        starts = [m.started for m in column.matches if m.running] if column else []
+        return min((s for s in starts if s is not None), default=None)
+
     def current_index(self) -> int:
         """The first round with a match to play, else the last one: the page opens there."""
         for index, column in enumerate(self.rounds):
             if any(m.playable for m in column.matches):
                 return index
         return max(len(self.rounds) - 1, 0)
+
+
+def minutes_left(view: TournamentView, tournament: Tournament, now: datetime) -> int | None:
+    """The round's clock: whole minutes to its time limit (0 or less: time is up), or
+    None with no limit or no partie played."""
+    started = view.round_started()
+    if not tournament.round_minutes or started is None:
+        return None
+    left = started + timedelta(minutes=tournament.round_minutes) - now
+    return -int(-left.total_seconds() // 60)
 
 
 def tournament_view(tournament: Tournament, state: bracket.State | None = None) -> TournamentView:
@@ -176,6 +194,7 @@ def _match_view(
         running=partie is not None and partie.is_running,
         waiting=match.playable and match.id in waiting,
         forfeit=match.winner is not None and forfeits.get(match.id) == MatchResult.Source.FORFEIT,
+        started=row.started_at if row is not None else None,
     )
 
 
@@ -208,6 +227,20 @@ def partie_winner(partie: Partie) -> str | None:
         if winners.count(name) * 2 > len(winners):
             return name
     return None
+
+
+def partie_leader(partie: Partie) -> str | None:
+    """Who leads a partie still played: more games won, then more points in the game
+    being played; None when they are level (the time rule cannot name a winner)."""
+    summary = partie.summary
+    won = [w for w in summary.get("winners", []) if w]
+    totals = summary.get("totals") or {}
+    standing = sorted(
+        ((won.count(name), totals.get(name, 0)), name) for name in summary.get("players") or []
+    )
+    if len(standing) < 2 or standing[-1][0] == standing[-2][0]:
+        return None
+    return standing[-1][1]
 
 
 def tournament_version(tournament: Tournament) -> tuple:

@@ -60,6 +60,8 @@ def tournament_create(
     seed: int = 0,
     confirmed_only: bool = False,
     rated: bool = True,
+    round_minutes: int = 0,
+    at_time: str = Tournament.AtTime.LEADER,
 ) -> Tournament:
     """A new tournament of the club, no player entered yet."""
     tournament = Tournament(
@@ -75,6 +77,8 @@ def tournament_create(
         seed=seed,
         confirmed_only=confirmed_only,
         rated=rated,
+        round_minutes=round_minutes,
+        at_time=at_time,
     )
     tournament.set_settings(settings)
     tournament.save()
@@ -250,6 +254,48 @@ def result_correct(
 
 
 @transaction.atomic
+def round_end_at_time(*, tournament: Tournament, by: AbstractBaseUser) -> int:
+    """The organiser calls time on the parties still played, by the tournament's rule:
+    the leader wins each now (a result given by "time called", with who called it), or
+    each plays one more hand, after which its leader wins (``_due_result``). A partie
+    whose players are level plays on. How many results it gave now."""
+    tournament = _locked(tournament)
+    if not tournament.is_started:
+        raise TournamentRefused("not_started")
+    if not tournament.round_minutes:
+        raise TournamentRefused("no_time_limit")
+    playable = [m.id for m in selectors.tournament_state(tournament).playable()]
+    unfinished = TournamentMatch.objects.filter(
+        tournament=tournament, match__in=playable, partie__state=Partie.State.RUNNING
+    ).select_related("partie")
+    players = {e.player.name: e.player for e in selectors.field_of(tournament)}
+    results = []
+    for row in unfinished:
+        if tournament.at_time == Tournament.AtTime.ONE_MORE_HAND:
+            if row.hands_at_time is None:
+                row.hands_at_time = row.partie.summary.get("hands", 0)
+                row.save(update_fields=["hands_at_time"])
+        elif (leader := selectors.partie_leader(row.partie)) is not None:
+            results.append(_time_result(tournament, row, players[leader], by))
+    MatchResult.objects.bulk_create(results)
+    _advance(tournament, by)
+    return len(results)
+
+
+def _time_result(
+    tournament: Tournament, row: TournamentMatch, winner: Player, by: AbstractBaseUser | None
+) -> MatchResult:
+    return MatchResult(
+        tournament=tournament,
+        match=row.match,
+        winner=winner,
+        source=MatchResult.Source.TIME,
+        partie=row.partie,
+        by=by,
+    )
+
+
+@transaction.atomic
 def tournament_advance(*, tournament: Tournament, by: AbstractBaseUser | None = None) -> int:
     """Give what is due (the worker's step, ``outbox``): how many results it gave."""
     tournament = _locked(tournament)
@@ -298,7 +344,8 @@ def _due_result(
     players: dict[str, Player],
 ) -> MatchResult | None:
     """The result a playable match has now, or None: a withdrawn player's forfeit (both
-    withdrawn: the upper seat goes on), or its closed partie's winner."""
+    withdrawn: the upper seat goes on), its closed partie's winner, or, time called
+    with one more hand to play, its leader once a hand was played after the call."""
     out = [p for p in match.players if p in withdrawn]
     if out:
         stays = [p for p in match.players if p not in withdrawn] or [match.players[0]]
@@ -308,6 +355,11 @@ def _due_result(
             winner=players[stays[0]],
             source=MatchResult.Source.FORFEIT,
         )
+    if row is not None and row.partie.is_running and row.hands_at_time is not None:
+        leader = selectors.partie_leader(row.partie)
+        if row.partie.summary.get("hands", 0) > row.hands_at_time and leader is not None:
+            return _time_result(tournament, row, players[leader], None)
+        return None
     if row is None or row.partie.state != Partie.State.CLOSED:
         return None
     if tournament.confirmed_only and not selectors.is_confirmed(row.partie):

@@ -5,6 +5,13 @@ from . import views
 urlpatterns = [
     path("clubs/<slug:slug>/tournaments/", views.tournament_list, name="tournament_list"),
     path("tournaments/<int:pk>/", views.tournament_detail, name="tournament_detail"),
+    path("tournaments/<int:pk>/screen/", views.tournament_screen, name="tournament_screen"),
+    path(
+        "shared/tournaments/<str:token>/",
+        views.shared_tournament_screen,
+        name="shared_tournament_screen",
+    ),
+    path("tournaments/<int:pk>/time/", views.tournament_time, name="tournament_time"),
     path("tournaments/<int:pk>/entries/", views.tournament_entries, name="tournament_entries"),
     path(
         "tournaments/<int:pk>/bracket.pdf",

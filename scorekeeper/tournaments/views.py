@@ -5,12 +5,14 @@ write nothing; every write is a POST through a service."""
 
 from __future__ import annotations
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import NON_FIELD_ERRORS
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from scorekeeper import engine
@@ -28,9 +30,9 @@ from scorekeeper.table.forms.rules import rule_initial
 from scorekeeper.table.models import Player
 from scorekeeper.table.views.common import HtmxHttpRequest
 
-from . import selectors, services
+from . import screen, selectors, services
 from .forms import CheckInForm, CorrectionForm, MatchForm, SeedForm, TournamentForm
-from .messages import refusal_text, round_title
+from .messages import band_title, refusal_text, round_title
 from .models import Entry, Tournament
 from .services import TournamentRefused
 
@@ -74,6 +76,8 @@ def tournament_list(request: HttpRequest, slug: str) -> HttpResponse:
                 consolation=data["consolation"],
                 confirmed_only=data["confirmed_only"],
                 rated=data["rated"],
+                round_minutes=data["round_minutes"],
+                at_time=data["at_time"],
             )
             return redirect("tournament_entries", tournament.pk)
         else:
@@ -226,6 +230,18 @@ def tournament_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
+@require_POST
+def tournament_time(request: HttpRequest, pk: int) -> HttpResponse:
+    """Time called: the parties still played end by the tournament's rule."""
+    tournament = _tournament(request, pk, Role.SCORER)
+    try:
+        services.round_end_at_time(tournament=tournament, by=request.user)
+    except TournamentRefused as refused:
+        messages.error(request, refusal_text(refused))
+    return redirect(tournament)
+
+
+@login_required
 @require_http_methods(["GET", "POST"])
 def tournament_match(request: HttpRequest, pk: int, match: str) -> HttpResponse:
     """The organiser's result of a match: a winner given, changed or voided, with why;
@@ -301,3 +317,63 @@ def tournament_placings_pdf(request: HttpRequest, pk: int) -> HttpResponse:
     tournament, view, subtitle = _printed(request, pk)
     sheet = placings_sheet(view, title=tournament.name, subtitle=subtitle)
     return _pdf(render_placings(sheet), tournament, "placings")
+
+
+@login_required
+@require_safe
+def tournament_screen(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """The screen in the bar: the bracket (or the Swiss table) a section at a time."""
+    tournament = _tournament(request, pk)
+    return _render_screen(request, tournament, shared=False)
+
+
+@require_safe
+def shared_tournament_screen(request: HtmxHttpRequest, token: str) -> HttpResponse:
+    """The screen behind the read-only link of the tournament's evening board: for
+    anyone, logged in or not; the link withdrawn, it stops working here too."""
+    tournament = (
+        Tournament.objects.select_related("club")
+        .filter(evening__share_token=token, club__deleted_at=None)
+        .first()
+    )
+    if tournament is None:
+        raise Http404(_("This link does not work: it was withdrawn or replaced."))
+    return _render_screen(request, tournament, shared=True)
+
+
+def _render_screen(request: HtmxHttpRequest, tournament: Tournament, shared: bool) -> HttpResponse:
+    """One ETag for what the screen shows: the tournament's state, the section of the
+    turn, and the round's clock in whole minutes."""
+    view = selectors.tournament_view(tournament) if tournament.is_started else None
+    sections = screen.sections_of(view) if view is not None else [screen.Section(())]
+    turn = screen.SectionTurn.of(len(sections), number_param(request.GET, "section"))
+    left = selectors.minutes_left(view, tournament, timezone.now()) if view else None
+    version = selectors.tournament_version(tournament)
+    follow = live.Live(
+        ("tournament-screen", version, turn.number, turn.count, left),
+        over=tournament.is_over and turn.count == 1,
+    )
+    if not_modified := live.unchanged(request, follow):
+        return not_modified
+    system = tournament.system
+    section = sections[turn.number - 1]
+    bands = [
+        (
+            band,
+            band_title(band.bracket, system, band.part, band.parts),
+            [(round_title(c.stage, c.round), c) for c in band.columns],
+        )
+        for band in section.bands
+    ]
+    context = {
+        "tournament": tournament,
+        "view": view,
+        "bands": bands,
+        "turn": turn,
+        "minutes_left": left,
+        "shared": shared,
+        "live_headers": follow.headers,
+        "field": selectors.field_of(tournament) if view is None else (),
+    }
+    template = "tournaments/screen.html#screen" if request.htmx else "tournaments/screen.html"
+    return live.answer(request, render(request, template, context), follow)
