@@ -110,7 +110,7 @@ class Box:
 
 
 @dataclass(frozen=True)
-class Column:
+class RoundColumn:
     """A round: its heading, how many places its column has (a bracket's round: its
     matches, counting those two byes left out) and its matches. ``joined``: its
     players are the previous column's winners (a line is drawn from each match)."""
@@ -122,11 +122,11 @@ class Column:
 
 
 @dataclass(frozen=True)
-class Section:
+class BracketBlock:
     """A part of the bracket, printed as a block of columns."""
 
     title: str
-    columns: tuple[Column, ...]
+    columns: tuple[RoundColumn, ...]
 
 
 @dataclass(frozen=True)
@@ -143,7 +143,7 @@ class BracketSheet:
     title: str
     subtitle: str | None  # the date and the system, as the caller words them
     champion: str | None
-    sections: tuple[Section, ...]
+    sections: tuple[BracketBlock, ...]
     swiss: tuple[SwissStanding, ...]  # the Swiss table (Swiss only)
 
 
@@ -217,9 +217,9 @@ def bracket_sheet(view: TournamentRead, *, title: str, subtitle: str | None = No
         if stages[0] in PAIRINGS:
             for first in range(0, len(rounds), ROUNDS_ACROSS):
                 chunk = rounds[first : first + ROUNDS_ACROSS]
-                sections.append(Section(_part_title(stages[0], view.system), _listed(chunk)))
+                sections.append(BracketBlock(_part_title(stages[0], view.system), _listed(chunk)))
         else:
-            sections.append(Section(_part_title(stages[0], view.system), _placed(rounds)))
+            sections.append(BracketBlock(_part_title(stages[0], view.system), _placed(rounds)))
     return BracketSheet(
         title=title,
         subtitle=subtitle,
@@ -248,7 +248,7 @@ def _box(match: MatchRead, slot: int) -> Box:
     return Box(match.id, tuple(match.players), match.winner, match.bye, match.forfeit, slot)
 
 
-def _placed(rounds: Sequence[RoundRead]) -> tuple[Column, ...]:
+def _placed(rounds: Sequence[RoundRead]) -> tuple[RoundColumn, ...]:
     """A bracket's columns: match n of a round (its id's number, counted from the top of
     the full bracket) at place n of as many places as the round has in the full
     bracket, known from its last round, which has one. Then the finals, one place each:
@@ -261,9 +261,9 @@ def _placed(rounds: Sequence[RoundRead]) -> tuple[Column, ...]:
     for n, column in enumerate(bracket):
         boxes = tuple(_box(m, _number(m.id)) for m in column.matches)
         slots = max([1 << (deepest - halving(column.round)), *(b.slot for b in boxes)])
-        columns.append(Column(round_title(column.stage, column.round), slots, boxes, n > 0))
+        columns.append(RoundColumn(round_title(column.stage, column.round), slots, boxes, n > 0))
     columns += [
-        Column(
+        RoundColumn(
             round_title(c.stage, c.round),
             1,
             tuple(_box(m, 1) for m in c.matches),
@@ -280,11 +280,11 @@ def _number(match_id: str) -> int:
     return int(match_id.rsplit("-", 1)[1])
 
 
-def _listed(rounds: Sequence[RoundRead]) -> tuple[Column, ...]:
+def _listed(rounds: Sequence[RoundRead]) -> tuple[RoundColumn, ...]:
     """A round's pairings, table after table, every column as tall as the fullest."""
     tallest = max(len(column.matches) for column in rounds)
     return tuple(
-        Column(
+        RoundColumn(
             round_title(column.stage, column.round),
             tallest,
             tuple(_box(m, n) for n, m in enumerate(column.matches, start=1)),
@@ -455,7 +455,7 @@ class BracketDrawing(Flowable):
     WIDEST = 190.0  # a column's width at most
     GAP = 14.0  # between the columns: the lines from one round to the next
 
-    def __init__(self, renderer: BracketRenderer, section: Section):
+    def __init__(self, renderer: BracketRenderer, section: BracketBlock):
         super().__init__()
         self.renderer = renderer
         self.section = section
@@ -555,7 +555,13 @@ class BracketDrawing(Flowable):
         canvas.drawString(x + 2, baseline, fit(name, room, size))
 
     def draw_line(
-        self, box: Box, column: Column, following: Column, x: float, middle: float, body: float
+        self,
+        box: Box,
+        column: RoundColumn,
+        following: RoundColumn,
+        x: float,
+        middle: float,
+        body: float,
     ) -> None:
         """From a match to the one its winner plays next: the same place where the next
         round has as many, else the place of the pair it belongs to."""

@@ -149,7 +149,7 @@ class BoardPage:
 
 
 @dataclass(frozen=True)
-class Place:
+class BoardPlace:
     """Where a partie sits on the board, read with its version: its league night's round
     and table, if a night started it, and whether it is still played."""
 
@@ -171,19 +171,19 @@ class Arrangement:
     in a round still played, then those no night started), each with its number; each
     round whose tables are all over, folded into one line; every round, newest first."""
 
-    cards: list[tuple[Place, int]]  # with the table's number
-    folded: dict[tuple[int, int], list[tuple[Place, int]]]  # by (night, round)
+    cards: list[tuple[BoardPlace, int]]  # with the table's number
+    folded: dict[tuple[int, int], list[tuple[BoardPlace, int]]]  # by (night, round)
     rounds: list[tuple[int, int]]  # (night, round), newest first
 
     @classmethod
-    def of(cls, places: list[Place]) -> Arrangement:
+    def of(cls, places: list[BoardPlace]) -> Arrangement:
         """``places`` in the order the parties started: a table no night numbered is
         numbered after the night's tables, in that order."""
         numbers = {p.pk: p.number for p in places if p.number is not None}
         free = count(max(numbers.values(), default=0) + 1)
         numbered = [(p, numbers[p.pk] if p.pk in numbers else next(free)) for p in places]
         numbered.sort(key=lambda pair: (pair[0].round_key or (0, 0), pair[1]))
-        rounds: dict[tuple[int, int], list[tuple[Place, int]]] = {}
+        rounds: dict[tuple[int, int], list[tuple[BoardPlace, int]]] = {}
         for place, number in numbered:
             if place.round_key is not None:
                 rounds.setdefault(place.round_key, []).append((place, number))
@@ -298,17 +298,18 @@ class Board:
         page = BoardPage.of(len(arrangement.cards), chosen)
         return Live((*self.key, tuple(places), page), self.over), page, arrangement
 
-    def _places(self, seated: Seated | None) -> list[Place]:
+    def _places(self, seated: Seated | None) -> list[BoardPlace]:
         if seated is None:
             rows = self.parties.values_list("pk", "version", "state")
             return [
-                Place(pk, version, state == Partie.State.RUNNING) for pk, version, state in rows
+                BoardPlace(pk, version, state == Partie.State.RUNNING)
+                for pk, version, state in rows
             ]
         rows = seated(self.parties).values_list(
             "pk", "version", "state", "seat_night", "seat_round", "seat_number"
         )
         return [
-            Place(pk, version, state == Partie.State.RUNNING, night, round_, number)
+            BoardPlace(pk, version, state == Partie.State.RUNNING, night, round_, number)
             for pk, version, state, night, round_, number in rows
         ]
 
@@ -319,7 +320,7 @@ class Board:
         each round folded or with byes (``byes`` reads them for the rounds shown)."""
         parties = {p.pk: p for p in self.parties.select_related("evening")}
 
-        def tables(pairs: list[tuple[Place, int]], page: BoardPage | None) -> list[BoardTable]:
+        def tables(pairs: list[tuple[BoardPlace, int]], page: BoardPage | None) -> list[BoardTable]:
             return [
                 BoardTable(
                     parties[place.pk], number, page.holds(index) if page else True, place.round
