@@ -8,6 +8,7 @@ draws pages faster than the whole browser does in its headless mode; the whole b
 stands in where the shell is not installed.
 """
 
+import contextlib
 import json
 import os
 import re
@@ -89,7 +90,7 @@ def browser() -> Iterator[Browser]:
 
 
 @pytest.fixture(scope="session", autouse=True)
-def one_request_at_a_time_on_sqlite() -> Iterator[None]:
+def one_request_at_a_time_on_sqlite() -> Iterator[contextlib.AbstractContextManager]:
     """On SQLite the live server answers one request at a time.
 
     There the tests' database is in memory, and the live server's threads share the one
@@ -98,9 +99,13 @@ def one_request_at_a_time_on_sqlite() -> Iterator[None]:
     (the board's poll while a phone confirms a result: 500, one run in seven of
     test_league_night_members.py). Production's file database has a connection a
     thread, its write lock and WAL; PostgreSQL's run of these tests keeps them concurrent.
+
+    It gives what a test holds while it writes beside the live server itself (the worker
+    it runs, a partie it plays through the services): the lock on SQLite, for the same
+    reason; nothing elsewhere.
     """
     if connection.vendor != "sqlite":
-        yield
+        yield contextlib.nullcontext()
         return
     lock = threading.Lock()
     answer = WSGIHandler.__call__
@@ -110,7 +115,7 @@ def one_request_at_a_time_on_sqlite() -> Iterator[None]:
             return answer(self, environ, start_response)
 
     with mock.patch.object(WSGIHandler, "__call__", one_at_a_time):
-        yield
+        yield lock
 
 
 @pytest.fixture

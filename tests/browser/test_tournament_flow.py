@@ -14,6 +14,7 @@ from playwright.sync_api import BrowserContext, Page, expect
 from scorekeeper import engine
 from scorekeeper.clubs.models import Role
 from scorekeeper.table import services as table_services
+from scorekeeper.table.models import Player
 from scorekeeper.tournaments import selectors, services
 from scorekeeper.tournaments.models import Tournament, TournamentMatch
 from tests.browser.conftest import (
@@ -24,6 +25,7 @@ from tests.browser.conftest import (
     screenshot,
 )
 from tests.browser.test_league_night_end_to_end import DESKTOP, a_club, browser_of
+from tests.browser.test_tournament_screen import started
 from tests.tournaments.conftest import settings
 
 LONG = "Maximiliane Hohenzollern-Sigmaringen"
@@ -145,3 +147,23 @@ def test_the_bracket_in_german_on_a_phone(
     expect(phone.locator(".match .badge").first).to_have_text("Tisch 1")
     expect_no_sideways_scroll(phone)
     screenshot(phone, "tournament-round-1-de-360")
+
+
+def test_a_long_name_in_the_placings_wraps_beside_its_place_on_a_phone(
+    open_context: Callable[..., BrowserContext], log_in: Callable[..., None], owner: User
+):
+    club = a_club(owner, {"bar": Role.MEMBER})
+    tournament = started(club, owner, "single_elimination", 4)  # the long names seeded 1 to 3
+    while playable := selectors.tournament_state(tournament).playable():
+        for match in playable:  # the better seed wins, given by the organiser
+            winner = Player.objects.get(club=club, name=match.players[0])
+            services.result_correct(tournament=tournament, match=match.id, winner=winner, by=owner)
+    phone = browser_of(open_context, log_in, "bar", PHONE)
+    phone.goto(tournament.get_absolute_url())
+    expect(phone.locator(".placings li")).to_have_count(3)  # 1, 2, then two share 3rd
+    line = phone.locator(".placings li").first
+    expect(line).to_contain_text(LONG)
+    place, name = line.locator(".badge").bounding_box(), line.locator(".player").bounding_box()
+    assert name["y"] < place["y"] + place["height"], "the name fell under its place"
+    assert name["x"] > place["x"] + place["width"], "the name is not beside its place"
+    expect_no_sideways_scroll(phone)
