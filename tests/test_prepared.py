@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from scorekeeper.clubs.models import Membership
 from scorekeeper.prepared import ForUser, Prepared
+from scorekeeper.table.access import partie_for
 from scorekeeper.table.models import Partie
 from scorekeeper.table.selectors import _NOTICE, _notice_counts, answer_notice, partie_with_players
 from scorekeeper.table.services import confirmations
@@ -61,7 +62,10 @@ def _values(thing) -> dict:
 def _fields(partie: Partie) -> tuple:
     """The partie's values and what came with it: its club, first dealer, seats, players."""
     seats = [(_values(seat), _values(seat.player)) for seat in partie.seats.all()]
-    return _values(partie), _values(partie.club), _values(partie.first_dealer), seats
+    values = _values(partie)
+    for judged in ("club_role", "is_member", "may_score"):  # the access check's, compared apart
+        values.pop(judged, None)
+    return values, _values(partie.club), _values(partie.first_dealer), seats
 
 
 def test_a_prepared_query_makes_the_instances_the_orm_makes(partie, owner, outsider):
@@ -73,6 +77,7 @@ def test_a_prepared_query_makes_the_instances_the_orm_makes(partie, owner, outsi
         with CaptureQueriesContext(connection) as queries:  # all of it came with them
             assert _fields(found) == _fields(built)
         assert not queries
+        assert found.club_role == built.club_role
     assert found.club_role == "owner"
     assert None not in prepared.statements[connections["default"]].values(), (
         "the query is not prepared"
@@ -86,3 +91,17 @@ def test_an_id_no_column_holds_is_looked_for_as_the_orm_does(client_owner, parti
     assert prepared.all(pk=10**30, user_id=partie.pk) == []  # no OverflowError
     assert client_owner.get(f"/parties/{10**30}/").status_code == 404
     assert client_owner.get(f"/parties/{partie.pk}/").status_code == 200
+
+
+def test_the_access_check_brings_the_partie_as_the_orms_query_does(rf, partie, owner):
+    request = rf.get("/")
+    request.user = owner
+    built = partie_with_players(Partie.objects.select_related("club")).get(pk=partie.pk)
+
+    found = partie_for(request, partie.pk)
+
+    with CaptureQueriesContext(connection) as queries:  # all of it came with it
+        assert _fields(found) == _fields(built)
+        assert [seat.partie for seat in found.seats.all()] == [found, found]
+    assert not queries
+    assert (found.club_role, found.is_member, found.may_score) == ("owner", True, True)

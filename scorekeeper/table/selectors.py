@@ -237,8 +237,26 @@ class Sheet:
 
 
 def partie_with_players(queryset: QuerySet[Partie]) -> QuerySet[Partie]:
-    seats = Prefetch("seats", queryset=Seat.objects.select_related("player"))
+    seats = Prefetch("seats", queryset=SEATS_WITH_PLAYERS)
     return queryset.select_related("first_dealer").prefetch_related(seats)
+
+
+def seat_players(partie: Partie) -> Partie:
+    """The partie's seats with their players, loaded into it as ``partie_with_players``
+    prefetches them (``partie.seats.all()`` asks nothing more), by a query written once
+    per database: for the partie of every score sheet and every hand."""
+    seats = _SEATS_OF.all(partie_id=partie.pk)
+    for seat in seats:
+        seat.partie = partie  # as the prefetch sets it
+    loaded = partie.seats.all()
+    loaded._result_cache, loaded._prefetch_done = seats, True
+    partie._prefetched_objects_cache = {**getattr(partie, "_prefetched_objects_cache", {})}
+    partie._prefetched_objects_cache["seats"] = loaded
+    return partie
+
+
+SEATS_WITH_PLAYERS = Seat.objects.select_related("player")
+_SEATS_OF = Prepared(lambda partie_id: SEATS_WITH_PLAYERS.filter(partie_id=partie_id))
 
 
 def hands_in_order(partie: Partie) -> list[Hand]:
