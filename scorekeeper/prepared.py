@@ -18,6 +18,7 @@ from weakref import WeakKeyDictionary
 
 from django.contrib.auth import get_user_model
 from django.db import DEFAULT_DB_ALIAS, connections
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Model, QuerySet, prefetch_related_objects
 from django.db.models.query import ModelIterable, get_related_populators
 from django.db.models.sql.compiler import SQLCompiler
@@ -122,7 +123,7 @@ class Prepared:
         statement = kept[names]
         if statement is None or any(abs(value) > BIGGEST_ID for value in ids.values()):
             return list(self.build(**ids).using(using))
-        if statement.compiler.query.select_for_update and not connection.in_atomic_block:
+        if statement.compiler.query.select_for_update and _outside_transaction(connection):
             raise TransactionManagementError(
                 "select_for_update cannot be used outside of a transaction."
             )
@@ -164,6 +165,16 @@ class Prepared:
                 return None
         prefetches = tuple(querysets[0]._prefetch_related_lookups)
         return _Statement(compilers[0], sql, tuple(prepared), prefetches)
+
+
+def _outside_transaction(connection: BaseDatabaseWrapper) -> bool:
+    """Where the ORM refuses a locking query: a database that locks rows, in autocommit."""
+    features = connection.features
+    return (
+        features.has_select_for_update
+        and features.supports_transactions
+        and connection.get_autocommit()
+    )
 
 
 def _instances(compiler: SQLCompiler, rows: list, using: str) -> Iterator[Model]:

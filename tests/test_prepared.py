@@ -6,8 +6,9 @@ varies with more than the user is built anew each time."""
 
 import pytest
 from django.contrib.auth.models import User
-from django.db import connection, connections
+from django.db import connection, connections, transaction
 from django.db.models import OuterRef, Subquery
+from django.db.transaction import TransactionManagementError
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
@@ -105,3 +106,16 @@ def test_the_access_check_brings_the_partie_as_the_orms_query_does(rf, partie, o
         assert [seat.partie for seat in found.seats.all()] == [found, found]
     assert not queries
     assert (found.club_role, found.is_member, found.may_score) == ("owner", True, True)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_locking_query_is_refused_outside_a_transaction_where_the_orm_refuses_it(partie):
+    locking = Prepared(lambda pk: Partie.objects.select_for_update().filter(pk=pk))
+    with transaction.atomic():
+        assert locking.all(pk=partie.pk) == [partie]  # written under the lock
+    if connection.features.has_select_for_update:
+        with pytest.raises(TransactionManagementError):
+            locking.all(pk=partie.pk)
+    else:  # SQLite: the ORM does not lock, nor refuse
+        assert locking.all(pk=partie.pk) == [partie]
+        assert list(Partie.objects.select_for_update().filter(pk=partie.pk)) == [partie]
