@@ -29,6 +29,8 @@ from django.db.models import Model, OuterRef, Q, QuerySet, Subquery
 from django.http import Http404, HttpRequest
 from django.utils.translation import gettext as _
 
+from scorekeeper.prepared import Prepared
+
 from .models import Club, Membership, Role
 from .selectors import clubs_of
 
@@ -37,6 +39,7 @@ __all__ = [
     "club_of",
     "clubs_of",
     "deleted_club_of",
+    "InClub",
     "object_in_club",
 ]
 
@@ -87,17 +90,53 @@ def object_in_club(
     member, and ``thing.is_member`` False, so that the page links him to nothing of the
     club's he cannot open.
     """
-    # One query for a member: the object, with his role in its club as a subquery.
     user_id = _user_id(request)
+    try:
+        thing = _with_role(queryset, user_id, club).get(pk=pk)
+    except queryset.model.DoesNotExist:
+        raise Http404(_("There is nothing here.")) from None
+    return _judged(thing, need, reader, user_id)
+
+
+class InClub:
+    """``object_in_club`` for one kind of thing, asked on most requests (a partie: every
+    score sheet and every hand): its query is written once per database connection
+    (``prepared.Prepared``) instead of by the ORM on each request. ``queryset()``: the
+    things, with what they bring along (their players, say)."""
+
+    def __init__(self, queryset: Callable[[], QuerySet], club: str = "club"):
+        self.query = Prepared(
+            lambda pk, user_id: _with_role(queryset(), user_id, club).filter(pk=pk)
+        )
+
+    def get(
+        self,
+        request: HttpRequest,
+        pk: int,
+        need: Role = Role.MEMBER,
+        *,
+        reader: Callable[[int], Q] | None = None,
+    ) -> Model:
+        user_id = _user_id(request)
+        found = self.query.all(pk=pk, user_id=user_id)
+        if not found:
+            raise Http404(_("There is nothing here."))
+        return _judged(found[0], need, reader, user_id)
+
+
+def _with_role(queryset: QuerySet[T], user_id: int, club: str) -> QuerySet[T]:
+    """One query for a member: the objects of clubs not deleted, each with his role in
+    its club as a subquery (None: he is no member)."""
     # Unordered: a user has one membership per club, and the model's ordering would join
     # the club and the user into the subquery for nothing (on every page).
     role = Membership.objects.filter(club=OuterRef(club), user_id=user_id).order_by()
     role = role.values("role")[:1]
-    queryset = queryset.filter(**{f"{club}__deleted_at": None}).annotate(club_role=Subquery(role))
-    try:
-        thing = queryset.get(pk=pk)
-    except queryset.model.DoesNotExist:
-        raise Http404(_("There is nothing here.")) from None
+    return queryset.filter(**{f"{club}__deleted_at": None}).annotate(club_role=Subquery(role))
+
+
+def _judged(thing: T, need: Role, reader: Callable[[int], Q] | None, user_id: int) -> T:
+    """The thing if its ``club_role`` (or, for one who is no member, ``reader``) lets the
+    user have it with ``need``: a 404 for a stranger, a 403 for a role too low."""
     if thing.club_role is None and not _may_read(thing, reader, user_id):
         raise Http404(_("There is nothing here."))
     thing.is_member = thing.club_role is not None

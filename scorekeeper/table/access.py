@@ -24,19 +24,22 @@ from django.db.models import Exists, OuterRef, Q
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
 
-from scorekeeper.clubs.access import Role, object_in_club
+from scorekeeper.clubs.access import InClub, Role, object_in_club
 
 from .models import Evening, EveningPayment, Partie, Player, PlayerMerge, Seat
-from .selectors import partie_with_players
+from .selectors import seat_players
 
 
 def partie_for(request: HttpRequest, pk: int, need: Role = Role.MEMBER) -> Partie:
     """A partie of one of the user's clubs, its seats and players loaded; with
     ``partie.may_score``, whether he may score its hands (``partie_to_score``)."""
-    queryset = partie_with_players(Partie.objects.select_related("club"))
-    partie = object_in_club(request, queryset, pk, need, reader=_sat_in_partie)
+    partie = seat_players(_PARTIE_IN_CLUB.get(request, pk, need, reader=_sat_in_partie))
     partie.may_score = _may_score(partie, request.user.pk)
     return partie
+
+
+# On every score sheet and every hand: its query written once per database.
+_PARTIE_IN_CLUB = InClub(lambda: Partie.objects.select_related("club", "first_dealer"))
 
 
 def partie_to_score(request: HttpRequest, pk: int) -> Partie:

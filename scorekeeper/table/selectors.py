@@ -35,7 +35,7 @@ from scorekeeper.clubs.models import Club, Membership, Role
 from scorekeeper.clubs.selectors import clubs_of
 from scorekeeper.engine.record import Record
 from scorekeeper.formats import number_text
-from scorekeeper.prepared import ForUser
+from scorekeeper.prepared import ForUser, Prepared
 from scorekeeper.sheets.score_sheet import PaymentLine
 
 from .models import (
@@ -237,18 +237,38 @@ class Sheet:
 
 
 def partie_with_players(queryset: QuerySet[Partie]) -> QuerySet[Partie]:
-    seats = Prefetch("seats", queryset=Seat.objects.select_related("player"))
+    seats = Prefetch("seats", queryset=SEATS_WITH_PLAYERS)
     return queryset.select_related("first_dealer").prefetch_related(seats)
+
+
+def seat_players(partie: Partie) -> Partie:
+    """The partie's seats with their players, loaded into it as ``partie_with_players``
+    prefetches them (``partie.seats.all()`` asks nothing more), by a query written once
+    per database: for the partie of every score sheet and every hand."""
+    seats = _SEATS_OF.all(partie_id=partie.pk)
+    for seat in seats:
+        seat.partie = partie  # as the prefetch sets it
+    loaded = partie.seats.all()
+    loaded._result_cache, loaded._prefetch_done = seats, True
+    partie._prefetched_objects_cache = {**getattr(partie, "_prefetched_objects_cache", {})}
+    partie._prefetched_objects_cache["seats"] = loaded
+    return partie
+
+
+SEATS_WITH_PLAYERS = Seat.objects.select_related("player")
+_SEATS_OF = Prepared(lambda partie_id: SEATS_WITH_PLAYERS.filter(partie_id=partie_id))
 
 
 def hands_in_order(partie: Partie) -> list[Hand]:
     """The partie's hands in playing order: prefetched (an evening's parties) or queried."""
     if "hands" in getattr(partie, "_prefetched_objects_cache", {}):
         return list(partie.hands.all())
-    return list(HANDS_IN_ORDER.filter(partie=partie))
+    return _HANDS_OF.all(partie_id=partie.pk)
 
 
 HANDS_IN_ORDER = Hand.objects.select_related("knocker").order_by("number", "table")
+# On every score sheet and every hand: its SQL written once per database.
+_HANDS_OF = Prepared(lambda partie_id: HANDS_IN_ORDER.filter(partie_id=partie_id))
 
 
 def partie_sheet(partie: Partie) -> Sheet:
@@ -372,7 +392,16 @@ def per_point(stake: Decimal) -> Decimal:
     return stake.quantize(Decimal(1)) if stake == stake.to_integral_value() else stake
 
 
-def partie_changes(partie: Partie, newest: int = 50) -> list[HandChange]:
+NEWEST_CHANGES = 50  # what a score sheet shows of its trail
+# On every score sheet: its SQL written once per database.
+_NEWEST_CHANGES = Prepared(
+    lambda partie_id: HandChange.objects.select_related("user").filter(partie_id=partie_id)[
+        :NEWEST_CHANGES
+    ]
+)
+
+
+def partie_changes(partie: Partie, newest: int = NEWEST_CHANGES) -> list[HandChange]:
     """The audit trail's ``newest`` changes, newest first; ``undone`` says whether a later
     change undid one.
 
@@ -380,7 +409,12 @@ def partie_changes(partie: Partie, newest: int = 50) -> list[HandChange]:
     is among the newest whenever the change it undoes is: the list answers ``undone``
     itself, without an ``Exists`` that the ORM compiled, and the database ran, per line.
     """
-    changes = list(partie.changes.select_related("user")[:newest])
+    if newest == NEWEST_CHANGES:
+        changes = _NEWEST_CHANGES.all(partie_id=partie.pk)
+        for change in changes:
+            change.partie = partie  # as partie.changes would set it
+    else:
+        changes = list(partie.changes.select_related("user")[:newest])
     undone = {change.undoes_id for change in changes}
     for change in changes:
         change.undone = change.pk in undone

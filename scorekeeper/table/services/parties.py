@@ -21,9 +21,10 @@ from scorekeeper.clubs.models import Club
 from scorekeeper.clubs.services import personal_club
 from scorekeeper.engine import bounds
 from scorekeeper.engine.record import Problems, Record, entry_json, replay
+from scorekeeper.prepared import Prepared
 
 from ..models import Entry, EntryKey, Evening, Hand, HandChange, Partie, Player, Seat, scoring
-from ..selectors import per_point
+from ..selectors import hands_in_order, per_point
 from .evenings import EveningSettledError, _check_room
 from .results import GameLocked, partie_results_store
 
@@ -368,7 +369,10 @@ def _locked(partie: Partie) -> tuple[Partie, dict[str, Player], list[Hand]]:
     seats serve; the partie row itself is read again under the lock.
     """
     seats = list(partie.seats.all())
-    partie = Partie.objects.select_for_update().get(pk=partie.pk)
+    found = _LOCKING.all(pk=partie.pk)
+    if not found:
+        raise Partie.DoesNotExist(f"partie {partie.pk} does not exist")
+    partie = found[0]
     # Its evening locked too (settling locks it), by a query of its own: Postgres locks
     # no row on the nullable side of an outer join (select_related("evening")).
     if partie.evening_id is not None:
@@ -382,8 +386,14 @@ def _locked(partie: Partie) -> tuple[Partie, dict[str, Player], list[Hand]]:
         )
     players = {seat.player.name: seat.player for seat in seats}
     partie.first_dealer = next(p for p in players.values() if p.pk == partie.first_dealer_id)
-    rows = list(partie.hands.select_related("knocker").order_by("number", "table"))
+    rows = hands_in_order(partie)
+    for row in rows:
+        row.partie = partie  # as partie.hands would set it
     return partie, players, rows
+
+
+# Asked on every hand: its SQL written once per database.
+_LOCKING = Prepared(lambda pk: Partie.objects.select_for_update().filter(pk=pk))
 
 
 def _numbered(entries: list[Entry]) -> list[tuple[int, Entry]]:
