@@ -125,7 +125,7 @@ def test_a_refused_mail_is_tried_again_later_then_reported_to_the_owner(
     client = Client()
     client.force_login(owner)
     page = client.get(reverse("club_detail", args=[club.slug])).content.decode()
-    assert "Mails that could not be sent" in page
+    assert "Notifications that could not be sent" in page
     assert "anna" in page and "451 4.3.0 Mail server temporarily unavailable" in page
 
 
