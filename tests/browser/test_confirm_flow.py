@@ -100,7 +100,8 @@ def test_the_opponent_confirms_on_his_phone_what_the_scorer_recorded_on_his(
     ben.goto("/")
     notice = ben.locator(".answer-notice")
     expect(notice).to_have_text("1 game to confirm")
-    notice.get_by_role("link").click()
+    with ben.expect_navigation():  # to its load: htmx wires the buttons up by then
+        notice.get_by_role("link").click()
     item = ben.locator("#to-answer li").filter(has_text="Anna – Ben")
     expect(item).to_contain_text("Anna won.")
     expect(item).to_contain_text("Ben: … not answered yet")
