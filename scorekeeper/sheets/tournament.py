@@ -130,21 +130,12 @@ class BracketBlock:
 
 
 @dataclass(frozen=True)
-class SwissStanding:
-    place: int
-    player: str
-    score: int
-    buchholz: int
-    byes: int
-
-
-@dataclass(frozen=True)
 class BracketSheet:
     title: str
     subtitle: str | None  # the date and the system, as the caller words them
     champion: str | None
     sections: tuple[BracketBlock, ...]
-    swiss: tuple[SwissStanding, ...]  # the Swiss table (Swiss only)
+    swiss: tuple[SwissRead, ...]  # the Swiss table (Swiss only), as the read model has it
 
 
 @dataclass(frozen=True)
@@ -225,10 +216,7 @@ def bracket_sheet(view: TournamentRead, *, title: str, subtitle: str | None = No
         subtitle=subtitle,
         champion=view.champion,
         sections=tuple(sections),
-        swiss=tuple(
-            SwissStanding(line.place, line.player, line.score, line.buchholz, line.byes)
-            for line in view.swiss_table
-        ),
+        swiss=tuple(view.swiss_table),
     )
 
 

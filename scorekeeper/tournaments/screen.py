@@ -16,9 +16,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from scorekeeper.engine.tournaments import SwissLine
 from scorekeeper.table import live
 
-from .selectors import RoundView, SwissRow, TournamentView
+from .selectors import RoundView, TournamentView
 
 ROWS = 16  # match boxes a screen's column holds, one above the other
 COLUMNS = 10  # rounds side by side
@@ -46,7 +47,7 @@ class Band:
     part: int  # 1-based; of ``parts``
     parts: int
     columns: tuple[RoundView, ...] = ()
-    tables: tuple[tuple[SwissRow, ...], ...] = ()  # the Swiss table, side by side
+    tables: tuple[tuple[SwissLine, ...], ...] = ()  # the Swiss table, side by side
 
     @property
     def rows(self) -> int:
@@ -94,7 +95,7 @@ def sections_of(view: TournamentView) -> list[Section]:
     return _packed(bands)
 
 
-def _swiss_bands(lines: tuple[SwissRow, ...]) -> list[Band]:
+def _swiss_bands(lines: tuple[SwissLine, ...]) -> list[Band]:
     per_band = 2 * SWISS_LINES
     chunks = [lines[at : at + per_band] for at in range(0, len(lines), per_band)]
     return [

@@ -91,21 +91,6 @@ class RoundView:
 
 
 @dataclass(frozen=True)
-class PlaceView:
-    place: int
-    players: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class SwissRow:
-    place: int
-    player: str
-    score: int
-    buchholz: int
-    byes: int
-
-
-@dataclass(frozen=True)
 class TournamentView:
     """What every page of a started tournament shows, frozen."""
 
@@ -113,8 +98,8 @@ class TournamentView:
     system: str
     rounds: tuple[RoundView, ...]
     champion: str | None
-    standings: tuple[PlaceView, ...]
-    swiss_table: tuple[SwissRow, ...]
+    standings: tuple[bracket.Place, ...]  # the engine's values: plain and frozen
+    swiss_table: tuple[bracket.SwissLine, ...]
     withdrawn: frozenset[str]
 
     def round_at(self, index: int) -> RoundView | None:
@@ -165,11 +150,8 @@ def tournament_view(tournament: Tournament, state: bracket.State | None = None) 
         system=tournament.system,
         rounds=tuple(rounds),
         champion=state.champion,
-        standings=tuple(PlaceView(p.place, p.players) for p in state.standings),
-        swiss_table=tuple(
-            SwissRow(line.place, line.player, line.score, line.buchholz, line.byes)
-            for line in state.swiss_table
-        ),
+        standings=state.standings,
+        swiss_table=state.swiss_table,
         withdrawn=withdrawn,
     )
 
