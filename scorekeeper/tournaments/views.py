@@ -15,7 +15,6 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from scorekeeper import engine
 from scorekeeper.clubs.access import Role, club_of, object_in_club
 from scorekeeper.inputs import number_param
 from scorekeeper.sheets.tournament import (
@@ -26,7 +25,6 @@ from scorekeeper.sheets.tournament import (
     subtitle_of,
 )
 from scorekeeper.table import live
-from scorekeeper.table.forms.rules import rule_initial
 from scorekeeper.table.models import Player
 from scorekeeper.table.views.common import HtmxHttpRequest
 
@@ -58,9 +56,7 @@ def tournament_list(request: HttpRequest, slug: str) -> HttpResponse:
     if request.method == "POST":
         club, role = club_of(request, slug, Role.SCORER)
         if match.has_error(NON_FIELD_ERRORS, "preset_changed"):  # without JavaScript
-            preset = match.cleaned_data["preset"]
-            values = {**match.data.dict(), **rule_initial(engine.preset(preset))}
-            match = MatchForm(initial=values | {"shown_preset": preset})
+            match = MatchForm(initial=match.preset_values())
         elif form.is_valid() and match.is_valid():
             data = form.cleaned_data
             tournament = services.tournament_create(

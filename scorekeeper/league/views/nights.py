@@ -14,10 +14,8 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from scorekeeper import engine
 from scorekeeper.clubs.access import Role
 from scorekeeper.engine.pairings import Pairing, PairingError
-from scorekeeper.table.forms.rules import rule_initial
 from scorekeeper.table.models import Player
 
 from ..forms import NightTablesForm
@@ -62,7 +60,8 @@ def league_night(request: HttpRequest, pk: int) -> HttpResponse:
         proposal = seating.cleaned_data["seating"] if seating.is_valid() else None
         status = 400
         if tables.has_error(NON_FIELD_ERRORS, "preset_changed"):  # without JavaScript
-            tables, status = _with_preset_values(season, tables), 200
+            tables = NightTablesForm(counted=season.kinds, initial=tables.preset_values())
+            status = 200
         night = NightForm(players=club_players, playing=playing)
         context = _context(
             request, season, rounds, playing, night, proposal, seating, names, tables
@@ -182,13 +181,6 @@ def _tables_form(season: Season, today, data=None) -> NightTablesForm:
     settings = (night or season).night_settings
     initial = NightTablesForm.initial_of(settings)
     return NightTablesForm(data, counted=season.kinds, initial=initial)
-
-
-def _with_preset_values(season: Season, tables: NightTablesForm) -> NightTablesForm:
-    """A preset chosen without JavaScript arrives with the old values: show its own."""
-    preset = tables.cleaned_data["preset"]
-    values = {**tables.data.dict(), **rule_initial(engine.preset(preset)), "shown_preset": preset}
-    return NightTablesForm(counted=season.kinds, initial=values)
 
 
 def _other_tables(request: HttpRequest, seed: int) -> str:

@@ -20,7 +20,6 @@ from django.utils.timezone import localdate
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from scorekeeper import engine
 from scorekeeper.clubs.access import Role, club_of, object_in_club
 from scorekeeper.engine.league import LINE_COLUMNS, STATS_COLUMNS
 from scorekeeper.engine.season import dumps
@@ -32,7 +31,6 @@ from scorekeeper.sheets.standings import (
     standings_sheet,
 )
 from scorekeeper.table.access import partie_for
-from scorekeeper.table.forms.rules import rule_initial
 from scorekeeper.table.models import Partie, Player
 from scorekeeper.table.views.common import HtmxHttpRequest
 from scorekeeper.vocabulary import (
@@ -358,10 +356,7 @@ def season_settings(request: HttpRequest, pk: int) -> HttpResponse:
     closed = _("The season is closed: reopen it to change its settings.")
     notice = None
     if request.method == "POST" and tables.has_error(NON_FIELD_ERRORS, "preset_changed"):
-        # Without JavaScript a new preset arrives with the old values: show its own.
-        preset = tables.cleaned_data["preset"]
-        values = {**tables.data.dict(), **rule_initial(engine.preset(preset))}
-        tables = NightTablesForm(counted=counted, initial=values | {"shown_preset": preset})
+        tables = NightTablesForm(counted=counted, initial=tables.preset_values())
         form = SeasonForm(request.POST)
         form.is_valid()  # its errors, if any, shown with the preset's values
         notice = _("The rule values are now those of the preset you chose: check them and save.")

@@ -119,6 +119,14 @@ class RulesForm(forms.Form):
                 raise forms.ValidationError(str(error)) from error
         return data
 
+    def preset_values(self) -> dict[str, Any]:
+        """The form's values again with the chosen preset's rules (the form's initial
+        values once the preset changed): without JavaScript a new preset arrives with the
+        old rule values, which the page must not keep."""
+        preset = self.cleaned_data["preset"]
+        rules = rule_initial(engine.preset(preset))
+        return {**self.data.dict(), **rules, "shown_preset": preset}
+
     def _overrides(self, data: dict[str, Any]) -> dict[str, Any]:
         values = {name: data[name] for name in engine.PARAMETERS}
         if values["knock_limit"] != engine.UPCARD:

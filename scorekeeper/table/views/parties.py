@@ -66,13 +66,6 @@ def _render_home(
     return render(request, "table/home.html", context, status=status)
 
 
-def _with_preset_values(form_class: type[RulesForm], form: RulesForm, **initial) -> RulesForm:
-    """Without JavaScript a new preset arrives with the old values: show its own."""
-    preset = form.cleaned_data["preset"]
-    values = {**form.data.dict(), **rule_initial(engine.preset(preset)), "shown_preset": preset}
-    return form_class(initial=values | initial)
-
-
 @login_required
 @require_http_methods(["GET", "POST"])
 def partie_new(request: HttpRequest) -> HttpResponse:
@@ -108,7 +101,7 @@ def partie_new(request: HttpRequest) -> HttpResponse:
             else:
                 return redirect(partie)
         if form.has_error(NON_FIELD_ERRORS, "preset_changed"):
-            form, notice = _with_preset_values(PartieStartForm, form), PRESET_NOTICE
+            form, notice = PartieStartForm(initial=form.preset_values()), PRESET_NOTICE
     context = {
         "form": form,
         "club_form": None if evening else club_form,
@@ -192,7 +185,7 @@ def partie_rules_change(request: HttpRequest, pk: int) -> HttpResponse:
         except engine.HandError as error:
             form.add_error(None, explain(error))
     elif request.method == "POST" and form.has_error(NON_FIELD_ERRORS, "preset_changed"):
-        context["form"] = _with_preset_values(PartieRulesForm, form)
+        context["form"] = PartieRulesForm(initial=form.preset_values())
         context["notice"] = _(
             "The rule values are now those of the preset you chose: check them and show the effect."
         )

@@ -17,7 +17,6 @@ from .. import selectors
 from ..access import evening_for, partie_for
 from ..forms.pdfs import PadForm
 from ..models import Partie
-from .parties import _with_preset_values
 
 
 def _pdf(content: bytes, filename: str) -> HttpResponse:
@@ -68,5 +67,5 @@ def pad(request: HttpRequest) -> HttpResponse:
         filename = f"scorepad-{data['kind']}-{data['ruleset'].preset}-{data['paper']}.pdf"
         return _pdf(render_pad(document), filename)
     if request.GET and form.has_error(NON_FIELD_ERRORS, "preset_changed"):
-        form = _with_preset_values(PadForm, form)
+        form = PadForm(initial=form.preset_values())
     return render(request, "table/pad.html", {"form": form}, status=400 if form.errors else 200)
