@@ -32,8 +32,6 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from scorekeeper.clubs.models import Membership
-
 from . import services
 from .mail import notice_mail
 from .models import MAX_ATTEMPTS, Channel, Delivery, wait_after
@@ -72,7 +70,8 @@ def _claim() -> list[Delivery]:
 
 
 def _send(claimed: list[Delivery]) -> int:
-    wanted = [d for d in claimed if _still_wanted(d)]
+    kept = services.still_wanted(claimed)
+    wanted = [d for d in claimed if d.pk in kept]
     Delivery.objects.filter(pk__in={d.pk for d in claimed} - {d.pk for d in wanted}).delete()
     sent = 0
     for channel in {d.channel for d in wanted}:
@@ -81,12 +80,6 @@ def _send(claimed: list[Delivery]) -> int:
             _mark(delivery, error)
             sent += error is None
     return sent
-
-
-def _still_wanted(delivery: Delivery) -> bool:
-    notice = delivery.notice
-    member = Membership.objects.filter(club_id=notice.club_id, user_id=notice.recipient_id)
-    return member.exists() and services.wants(notice.recipient, notice.kind, delivery.channel)
 
 
 def _mark(delivery: Delivery, error: str | None) -> None:

@@ -108,23 +108,18 @@ def _pushed(user_ids: list[int]) -> set[int]:
     return set(devices.values_list("user_id", flat=True))
 
 
-def _reachable(users, channel: str) -> set[int]:
-    """Which of ``users`` the channel can reach at all."""
-    if channel == Channel.MAIL:
-        return set(users.exclude(email="").values_list("pk", flat=True))
-    if not push_enabled():
-        return set()
-    return set(PushSubscription.objects.filter(user__in=users).values_list("user_id", flat=True))
-
-
-def wants(user: AbstractBaseUser, kind: str, channel: str) -> bool:
-    """Whether ``user`` wants ``kind`` by ``channel`` now (the worker asks before sending:
-    a choice changed after the notice was written counts, and so does a device gone)."""
-    users = get_user_model().objects.filter(pk=user.pk)
-    if user.pk not in _reachable(users, channel):
-        return False
-    preferences = Preferences.objects.filter(user=user).first() or Preferences()
-    return preferences.wants(kind, channel)
+def still_wanted(deliveries: Iterable[Delivery]) -> set[int]:
+    """The deliveries whose recipient wants them now, by key (the worker asks before
+    sending: a member gone, a choice changed or a device gone since the notice was
+    written count). One ask of ``_channels_wanted`` per kind and club of the batch."""
+    groups: dict[tuple[str, int], list[Delivery]] = {}
+    for delivery in deliveries:
+        groups.setdefault((delivery.notice.kind, delivery.notice.club_id), []).append(delivery)
+    wanted = set()
+    for (kind, club_id), batch in groups.items():
+        channels = _channels_wanted(kind, club_id, {d.notice.recipient_id for d in batch})
+        wanted |= {d.pk for d in batch if d.channel in channels.get(d.notice.recipient_id, ())}
+    return wanted
 
 
 @transaction.atomic
