@@ -37,11 +37,12 @@ def league_night(request: HttpRequest, pk: int) -> HttpResponse:
     club_players = Player.objects.filter(club_id=season.league.club_id).order_by("name", "pk")
     names = dict(club_players.values_list("pk", "name"))
     rounds = night_rounds(season, today)
+    tonight = LeagueNight.objects.filter(season=season, played_on=today).first()
     playing = still_playing(table for played in rounds for table in played.tables)
     if request.method == "POST":
         seating = SeatingForm(request.POST, players=names)
         # A start without the settings' fields plays tonight's as they are.
-        tables = _tables_form(season, today, request.POST if "preset" in request.POST else None)
+        tables = _tables_form(season, tonight, request.POST if "preset" in request.POST else None)
         if seating.is_valid() and (not tables.is_bound or tables.is_valid()):
             try:
                 night_round_start(
@@ -64,7 +65,7 @@ def league_night(request: HttpRequest, pk: int) -> HttpResponse:
             status = 200
         night = NightForm(players=club_players, playing=playing)
         context = _context(
-            request, season, rounds, playing, night, proposal, seating, names, tables
+            request, season, tonight, rounds, playing, night, proposal, seating, names, tables
         )
         return render(request, "league/night.html", context, status=status)
 
@@ -83,7 +84,7 @@ def league_night(request: HttpRequest, pk: int) -> HttpResponse:
         proposal = _propose(season, night, playing, today)
     asked_alone = night.is_bound and not seating.is_bound
     status = 400 if (asked_alone and night.errors) or seating.errors else 200
-    context = _context(request, season, rounds, playing, night, proposal, seating, names)
+    context = _context(request, season, tonight, rounds, playing, night, proposal, seating, names)
     return render(request, "league/night.html", context, status=status)
 
 
@@ -174,11 +175,10 @@ def _outside_season(season) -> str:
     }
 
 
-def _tables_form(season: Season, today, data=None) -> NightTablesForm:
+def _tables_form(season: Season, tonight: LeagueNight | None, data=None) -> NightTablesForm:
     """What the round's tables play: tonight's settings (the last round's), at first the
     season's; the organiser may change them for tonight before starting a round."""
-    night = LeagueNight.objects.filter(season=season, played_on=today).first()
-    settings = (night or season).night_settings
+    settings = (tonight or season).night_settings
     initial = NightTablesForm.initial_of(settings)
     return NightTablesForm(data, counted=season.kinds, initial=initial)
 
@@ -193,11 +193,11 @@ def _other_tables(request: HttpRequest, seed: int) -> str:
 
 
 def _context(
-    request, season, rounds, playing, night, proposal, seating, names, settings_form=None
+    request, season, tonight, rounds, playing, night, proposal, seating, names, settings_form=None
 ) -> dict:
+    """The page's context; ``tonight``: the season's night today, if a round started."""
     ids = {name: pk for pk, name in names.items()}
     today = timezone.localdate()
-    tonight = LeagueNight.objects.filter(season=season, played_on=today).first()
     if proposal is not None:
         tables, byes = seating_text(proposal, ids)
         carried = {"tables": tables, "byes": byes}
@@ -212,7 +212,7 @@ def _context(
         "night": night,
         "proposal": proposal,
         "seating": seating,
-        "tables": settings_form or _tables_form(season, today),
+        "tables": settings_form or _tables_form(season, tonight),
         "settings": (tonight or season).night_settings,
         "evening": tonight.evening if tonight else None,
         # Rounds started when the evening was settled or full: settled on their own.
