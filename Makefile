@@ -72,8 +72,8 @@ $(AXE):
 		echo "npm is not installed: the accessibility tests will be skipped."; \
 	fi
 
-# The league's worker runs beside the server (it rates what a change made due) and
-# stops with it.
+# The worker runs beside the server (the tasks the changes enqueue: ratings, tournament
+# results, notices) and stops with it.
 run: venv
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py demo

@@ -25,8 +25,9 @@ production settings (DEBUG off):
   what is due, and the worker rates the game), the median of 10;
 - the first standings view after the season's earliest partie is deleted, and after it
   is restored (3 times, the median), the deletion and the restore themselves (each
-  writes what is due), and the worker's rating of the club again after each
-  (``league.outbox.rate_due``: the club's all time and the season from the first partie);
+  writes what is due), and the worker's rating of the club again after each (the
+  tasks they enqueued, run as ``manage.py worker --until-idle`` runs them:
+  ``league.outbox.rate_due``, the club's all time and the season from the first partie);
 - recording a hand in a season's partie against one in a club without a season
   (interleaved, 5 rounds of 20: the median of the rounds' ratios).
 
@@ -296,10 +297,11 @@ class Figures:
 
 
 def work() -> None:
-    """What the worker does beside the server: rate what the changes made due."""
-    from scorekeeper.league import outbox
+    """What the worker does beside the server: run the tasks the changes enqueued (the
+    club rated again from what they made due), as ``manage.py worker --until-idle``."""
+    from django.core.management import call_command
 
-    outbox.rate_due()
+    call_command("worker", until_idle=True)
 
 
 def analyze() -> float:

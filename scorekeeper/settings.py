@@ -140,6 +140,8 @@ INSTALLED_APPS = [
     "template_partials",
     "axes",
     "csp",
+    "django_tasks",
+    "django_tasks_db",
     "scorekeeper.accounts",
     "scorekeeper.clubs",
     "scorekeeper.table",
@@ -231,6 +233,11 @@ if os.environ.get("TEST_DATABASE_NAME"):
     DATABASES["default"]["TEST"] = {"NAME": os.environ["TEST_DATABASE_NAME"]}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# What a change sets in motion is enqueued in its transaction, as a row of the same
+# database, and run by ``manage.py worker`` (scorekeeper/tasks.py). With Django 6 the
+# backend stays and the tasks import from django.tasks.
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -408,6 +415,12 @@ LOGGING = {
         # the whole traceback of the PermissionDenied.
         "django.request": {"handlers": ["stderr"], "level": "ERROR", "propagate": False},
         "scorekeeper": {"handlers": ["stderr"], "level": LOG_LEVEL, "propagate": False},
+        # The worker's tasks: a failure with its traceback (each task's start and end
+        # are info lines, too many to keep).
+        **{
+            name: {"handlers": ["stderr"], "level": "WARNING", "propagate": False}
+            for name in ("django_tasks", "django_tasks_db")
+        },
         # Lockouts and failed logins are warnings; every other login is info.
         "axes": {"handlers": ["stderr"], "level": "WARNING", "propagate": False},
         # A request refused for its size (answered 400): one warning line, no traceback.

@@ -1,14 +1,16 @@
 """The notices' worker: each delivery due sent once, outside the request.
 
-``send_due`` runs in the league's worker loop (``manage.py worker``). It claims a batch
-of deliveries due (``select_for_update(skip_locked=True)`` on PostgreSQL: rows another
+``send_due`` is the worker's task ``notices_due`` (``scorekeeper/tasks.py``), which
+``notices_record`` enqueues with the deliveries it writes. It claims a batch of
+deliveries due (``select_for_update(skip_locked=True)`` on PostgreSQL: rows another
 worker holds are left to it; SQLite takes its write lock for the claim) and moves them
 ``LEASE`` on in the same short transaction, then sends them outside it: a slow mail
 server holds no lock, and a worker killed while sending leaves them due again when the
-lease runs out. A delivery sent is marked sent; a failure waits (``wait_after``: 1, 2, 4
-... minutes) and is tried again, and after ``MAX_ATTEMPTS`` tries is recorded as failed
-with its error, which the club's owner sees on the club's page. A recipient no longer a
-member of the club, or who switched the kind off since, is sent nothing (his delivery is
+lease runs out (the worker's sweep sends them). A delivery sent is marked sent; a
+failure waits (``wait_after``: 1, 2, 4 ... minutes; the task is enqueued to run then)
+and is tried again, and after ``MAX_ATTEMPTS`` tries is recorded as failed with its
+error, which the club's owner sees on the club's page. A recipient no longer a member
+of the club, or who switched the kind off since, is sent nothing (his delivery is
 dropped).
 
 A push delivery goes to every device of the recipient (``push.send_pushes``): it is sent
@@ -31,6 +33,8 @@ from django.core import mail
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
+
+from scorekeeper import tasks
 
 from . import services
 from .mail import notice_mail
@@ -91,7 +95,10 @@ def _mark(delivery: Delivery, error: str | None) -> None:
         log.warning("gave up on %s after %s tries: %s", delivery, delivery.attempts, error)
         rows.update(failed_at=now, error=error[:500])
     else:
-        rows.update(next_try_at=now + wait_after(delivery.attempts), error=error[:500])
+        next_try = now + wait_after(delivery.attempts)
+        with transaction.atomic():  # the retry and its task: both or neither
+            rows.update(next_try_at=next_try, error=error[:500])
+            tasks.notices_due.using(run_after=next_try).enqueue()
 
 
 def send_mails(batch: list[Delivery]) -> list[str | None]:

@@ -18,6 +18,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.core import signing
 from django.db import transaction
 
+from scorekeeper import tasks
 from scorekeeper.clubs.models import Membership
 
 from .models import Channel, Delivery, Kind, Notice, Preferences, PushSubscription
@@ -76,6 +77,8 @@ def notices_record(*, club_id: int, kind: Kind, event: str, tell: Iterable[Tell]
         ],
         ignore_conflicts=True,
     )
+    if new:
+        tasks.notices_due.enqueue()
     return len(new)
 
 

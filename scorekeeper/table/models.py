@@ -17,7 +17,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from scorekeeper import engine
+from scorekeeper import engine, tasks
 
 # Imported under this module's name too: the migrations name it as a field's default.
 from scorekeeper.tokens import new_share_token
@@ -673,8 +673,11 @@ class ResultsChange(models.Model):
 
     @classmethod
     def record(cls, club_id: int, since=None) -> ResultsChange:
-        """The row a change writes, in its own transaction."""
-        return cls.objects.create(club_id=club_id, since=since)
+        """The row a change writes, in its own transaction, and the worker's task that
+        does it (enqueued in the same transaction: both or neither)."""
+        row = cls.objects.create(club_id=club_id, since=since)
+        tasks.results_changed.enqueue(club_id)
+        return row
 
     @classmethod
     def due(cls) -> models.QuerySet[ResultsChange]:

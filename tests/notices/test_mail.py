@@ -10,7 +10,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
+from django_tasks.base import TaskResultStatus
+from django_tasks_db.models import DBTaskResult
 
+from scorekeeper import tasks
 from scorekeeper.clubs import services as club_services
 from scorekeeper.league import services as league_services
 from scorekeeper.notices import outbox
@@ -127,6 +130,20 @@ def test_a_refused_mail_is_tried_again_later_then_reported_to_the_owner(
     page = client.get(reverse("club_detail", args=[club.slug])).content.decode()
     assert "Notifications that could not be sent" in page
     assert "anna" in page and "451 4.3.0 Mail server temporarily unavailable" in page
+
+
+def test_a_refused_mails_retry_is_a_task_for_when_its_wait_is_over(
+    season, owner, addresses, roster, inbox
+):
+    inbox.refusal = "451 4.3.0 Try again later"
+    release(season, owner, ("Anna", "Carl"))
+    work()
+
+    delivery = Delivery.objects.get()
+    [retry] = DBTaskResult.objects.filter(
+        task_path=tasks.notices_due.module_path, status=TaskResultStatus.READY
+    )
+    assert retry.run_after == delivery.next_try_at > timezone.now()
 
 
 def test_a_mail_refused_once_arrives_once_after_the_wait(season, owner, addresses, roster, inbox):

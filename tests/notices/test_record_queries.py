@@ -22,7 +22,7 @@ def members_with_addresses(club: Club, count: int, prefix: str) -> list[User]:
 
 
 @pytest.mark.parametrize("count", [2, 40])
-def test_telling_a_round_asks_five_queries_however_many_players_it_seats(
+def test_telling_a_round_asks_six_queries_however_many_players_it_seats(
     club, django_assert_num_queries, count
 ):
     users = members_with_addresses(club, count, "p")
@@ -30,8 +30,9 @@ def test_telling_a_round_asks_five_queries_however_many_players_it_seats(
     tell = [Tell(user.pk, "/parties/1/", {"table": 1}) for user in users]
 
     # who of them is a member with an address and wants it; which of them were told
-    # already; the notices; their rows read back; their deliveries
-    with django_assert_num_queries(5):
+    # already; the notices; their rows read back; their deliveries; the worker's task
+    # that sends them
+    with django_assert_num_queries(6):
         notices_record(club_id=club.pk, kind=Kind.TABLES_OUT, event="1:1", tell=tell)
 
     assert Notice.objects.count() == Delivery.objects.count() == count - 1
