@@ -271,11 +271,13 @@ def _night_locked(night: LeagueNight) -> LeagueNight:
     night = (
         LeagueNight.objects.select_related("season__league", "evening")
         .select_for_update(of=("self",))
-        .annotate(started=night_started())
         .get(pk=night.pk)
     )
     _open(night.season)
-    if night.started:
+    # Asked once the lock is held, in a query of its own: one asked with the lock would
+    # read the tables as they were before it waited (a round that started meanwhile,
+    # holding the lock, would be missed on PostgreSQL, and a cancel would delete it).
+    if LeagueNight.objects.filter(night_started(), pk=night.pk).exists():
         raise NightStarted(f"the night of {night.played_on} has started")
     return night
 
