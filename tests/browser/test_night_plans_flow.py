@@ -19,7 +19,7 @@ from scorekeeper.league.calendars import feed_path
 from scorekeeper.league.models import CancelledNight, LeagueNight
 from scorekeeper.league.night_services import weekly
 from scorekeeper.table import services
-from tests.browser.conftest import DESKTOP, expect_no_sideways_scroll, screenshot
+from tests.browser.conftest import DESKTOP, expect_no_sideways_scroll, small_screenshot
 from tests.clubs.conftest import join
 
 LONG = "Maximiliane Hohenzollern-Sigmaringen"
@@ -81,7 +81,7 @@ def test_the_organiser_plans_moves_and_cancels_nights_and_the_calendar_follows(
     held = feed_events(page, address)
     assert {f"night-{night.pk}" for night in nights} <= set(held)
     expect_no_sideways_scroll(page)
-    screenshot(page, "season-nights-en-360")
+    small_screenshot(page, "season-nights-en-360")
 
     moved, cancelled = nights[1], nights[2]
     new_day = moved.played_on + timedelta(days=2)
@@ -117,4 +117,4 @@ def test_the_organiser_plans_moves_and_cancels_nights_and_the_calendar_follows(
     expect(plain.locator(".messages")).to_contain_text("A night is planned on ")
     expect(plain.locator(".planned-nights > li")).to_have_count(4)
     assert LeagueNight.objects.filter(season=season, played_on=extra).exists()
-    screenshot(plain, "season-nights-en-1280")
+    small_screenshot(plain, "season-nights-en-1280")
