@@ -56,7 +56,8 @@ from scorekeeper.clubs import services as club_services
 from scorekeeper.clubs.models import CalendarLink, Club, Role
 from scorekeeper.clubs.services import personal_club
 from scorekeeper.league import services as league_services
-from scorekeeper.league.models import Season
+from scorekeeper.league.models import LeagueNight, Season
+from scorekeeper.league.night_services import night_plan
 from scorekeeper.notices.services import unsubscribe_token
 from scorekeeper.table import services
 from scorekeeper.table.models import HandChange, Partie, Player, PlayerMerge
@@ -104,6 +105,7 @@ class Things(ClubThings):
     asked: Partie | None = None  # Anna (the former member's) won: he is asked to confirm
     locked: Partie | None = None  # Anna won again and the former member confirmed it
     calendar: CalendarLink | None = None  # the member's link to the club's calendar
+    planned: LeagueNight | None = None  # a night of the season planned ahead, no round yet
     tournament: Tournament | None = None  # started: Carl v Eve play W1-1
     draft: Tournament | None = None  # Ben and Finn checked in, not started
 
@@ -358,6 +360,16 @@ WALKS = [
          data=lambda t: {"game": t.asked.closed_games.get().pk, "reason": "It stands"}),
          his=True),
     Walk("account_changes", get=PAGE, post=Ask(LOGIN, 302, data=lambda t: {"upto": "0"})),
+    # The season's nights planned, moved and cancelled (its organisers: a scorer or the owner)
+    Walk("season_nights", season, get=Ask(Role.SCORER), post=Ask(Role.SCORER, 302,
+         data=lambda t: {"played_on": (t.planned.played_on + timedelta(days=1)).isoformat()})),
+    Walk("season_nights_weekly", season, post=Ask(Role.SCORER, 302, data=lambda t: {
+        "weekday": t.planned.played_on.weekday(), "first": t.planned.played_on.isoformat(),
+        "last": t.season.ends_on.isoformat()})),
+    Walk("night_move", lambda t: [t.planned.pk], post=Ask(Role.SCORER, 302, data=lambda t: {
+        f"night-{t.planned.pk}-played_on": (t.planned.played_on + timedelta(days=2)).isoformat()
+    })),
+    Walk("night_cancel", lambda t: [t.planned.pk], post=Ask(Role.SCORER, 302)),
     # Added for issue 19: on a phone's home screen and without a network
     Walk("service_worker", get=OPEN),
     Walk("manifest", get=OPEN),
@@ -550,9 +562,11 @@ def club_and_more(things: ClubThings, scorer: User, owner: User) -> Things:
         tournament_services.entries_check_in(tournament=held, players=players)
     tournament = tournament_services.tournament_start(tournament=tournament, owner=owner)
     services.evening_share(evening=tournament.evening)  # the screen's read-only link
+    planned = night_plan(season=season, played_on=today + timedelta(days=3))
     return Things(
         **vars(things),
         season=season,
+        planned=planned,
         past=past,
         tournament=tournament,
         draft=draft,

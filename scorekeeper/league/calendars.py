@@ -8,7 +8,10 @@ all-day: a night has a day and no hour. Its UID is its row's key and the site's 
 (``night_services.night_move``) moves in the calendar app instead of doubling; its
 SEQUENCE counts its moves (``CalendarMove``), its LAST-MODIFIED and DTSTAMP are its
 newest change (made, moved, a round started), so the same database gives the same bytes
-and the feed's ETag can be the hash of its body.
+and the feed's ETag can be the hash of its body. A planned night cancelled
+(``night_services.night_cancel``, a ``CancelledNight``) stays in the feed under its UID
+with STATUS:CANCELLED and a SEQUENCE one above its moves (RFC 5545), for as long as the
+feed shows its season: a calendar app that only saw it disappear might keep it.
 
 Another kind of event (a tournament's match, later) is another reader that returns
 ``CalendarEntry`` values under a name of its own ("match-7"), and moves noted the same way.
@@ -30,7 +33,15 @@ from icalendar import Calendar, Event
 from scorekeeper.clubs.models import CalendarMove, Club
 from scorekeeper.table.models import Player
 
-from .models import Assignment, LeagueNight, NightBye, NightTable, Season, SeasonChange
+from .models import (
+    Assignment,
+    CancelledNight,
+    LeagueNight,
+    NightBye,
+    NightTable,
+    Season,
+    SeasonChange,
+)
 from .night_services import night_event
 
 PRODUCT = "-//Scorekeeper//League calendar//EN"
@@ -48,6 +59,7 @@ class CalendarEntry:
     sequence: int = 0  # how often it moved to another day
     description: str = ""
     path: str = ""  # the page of the site it opens
+    cancelled: bool = False  # published with STATUS:CANCELLED, for the apps to remove it
 
 
 @dataclass(frozen=True)
@@ -61,23 +73,31 @@ class Revision:
 def club_calendar(club: Club) -> list[CalendarEntry]:
     """The club's league nights and the last days of its seasons."""
     seasons = Season.objects.filter(league__club=club)
-    return _nights([club.pk], LeagueNight.objects.filter(season__in=seasons)) + _season_ends(
-        seasons
+    nights = LeagueNight.objects.filter(season__in=seasons)
+    revisions = _moves([club.pk])
+    return (
+        _nights(nights, revisions)
+        + _cancelled(CancelledNight.objects.filter(season__in=seasons), revisions)
+        + _season_ends(seasons)
     )
 
 
 def member_calendar(user: AbstractBaseUser) -> list[CalendarEntry]:
     """The user's nights, in every club he is a member of now: the nights of each season
     that lists his player or where his player sat at a night's table, had a bye or played
-    a partie given to it, with his tables and byes once a round is out; and those
-    seasons' last days."""
+    a partie given to it, with his tables and byes once a round is out, and its nights
+    cancelled; and those seasons' last days."""
     clubs = Club.objects.filter(memberships__user=user)  # the live clubs alone
     players = Player.objects.filter(user=user, club__in=clubs)
     seasons = Season.objects.filter(_seasons_of(players), league__club__in=clubs)
     nights = LeagueNight.objects.filter(season__in=seasons)
     places = _places(nights, players)
-    club_ids = list(clubs.values_list("pk", flat=True))
-    return _nights(club_ids, nights, places) + _season_ends(seasons)
+    revisions = _moves(list(clubs.values_list("pk", flat=True)))
+    return (
+        _nights(nights, revisions, places)
+        + _cancelled(CancelledNight.objects.filter(season__in=seasons), revisions)
+        + _season_ends(seasons)
+    )
 
 
 def _seasons_of(players: QuerySet[Player]) -> Q:
@@ -128,14 +148,13 @@ def names_text(names: list[str]) -> str:
 
 
 def _nights(
-    clubs: Iterable[int],
     nights: QuerySet[LeagueNight],
+    revisions: dict[str, Revision],
     places: dict[int, list[str]] | None = None,
 ) -> list[CalendarEntry]:
     nights = nights.select_related("season__league").annotate(
         last_round=Max("tables__partie__started_at")
     )
-    revisions = _moves(clubs)
     entries = []
     for night in nights:
         event = night_event(night)
@@ -150,6 +169,29 @@ def _nights(
                 sequence=revision.moves,
                 description="\n".join((places or {}).get(night.pk, [])),
                 path=night.season.get_absolute_url(),
+            )
+        )
+    return entries
+
+
+def _cancelled(
+    cancelled: QuerySet[CancelledNight], revisions: dict[str, Revision]
+) -> list[CalendarEntry]:
+    """Each cancelled night, on the day it had: its UID, a SEQUENCE one above its moves
+    and its cancellation as its newest change, so that a calendar app that holds it
+    takes it out (RFC 5545: STATUS:CANCELLED)."""
+    entries = []
+    for night in cancelled.select_related("season__league"):
+        event = night_event(night.night)
+        entries.append(
+            CalendarEntry(
+                event=event,
+                summary=_("League night cancelled: %(season)s") % {"season": night.season},
+                day=night.played_on,
+                modified=night.cancelled_at,
+                sequence=revisions.get(event, Revision()).moves + 1,
+                path=night.season.get_absolute_url(),
+                cancelled=True,
             )
         )
     return entries
@@ -220,6 +262,8 @@ def _event(entry: CalendarEntry, host: str, site: str) -> Event:
     event.add("last-modified", changed)
     event.add("sequence", entry.sequence)
     event.add("transp", "TRANSPARENT")  # a reminder of the day, not an hour taken
+    if entry.cancelled:
+        event.add("status", "CANCELLED")
     if entry.description:
         event.add("description", entry.description)
     if entry.path:

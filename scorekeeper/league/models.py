@@ -130,6 +130,11 @@ class NightTables(models.Model):
         self.night_rules = settings.rules.to_dict()
         self.night_stake = settings.stake
 
+    def night_fields(self) -> dict[str, object]:
+        """The settings as stored, by field: for another row of ``NightTables`` to take."""
+        fields = ("night_kind", "night_rules", "night_stake")
+        return {field: getattr(self, field) for field in fields}
+
 
 class Season(NightTables):
     """A season of a league: its dates, the kinds it counts, its points formula and its
@@ -475,4 +480,10 @@ def _mu_sigma(rating: PlayerRating | CurrentRating) -> str:
     return f"{number_text(rating.mu, places=2)}/{number_text(rating.sigma, places=2)}"
 
 
-from .night_models import LeagueNight, NightBye, NightTable  # noqa: E402, F401 (league nights)
+from .night_models import (  # noqa: E402, F401 (league nights)
+    CancelledNight,
+    LeagueNight,
+    NightBye,
+    NightTable,
+    night_started,
+)

@@ -1,14 +1,18 @@
 """Forms of the league night page: who is present and how to pair them; a proposed
-seating carried from page to page (and swapped) until the organiser starts it."""
+seating carried from page to page (and swapped) until the organiser starts it. Forms of
+the season's nights page: a night planned on one day or a weekday every week, a planned
+night moved."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django import forms
+from django.utils.dates import WEEKDAYS
 from django.utils.translation import gettext_lazy as _
 
 from scorekeeper.engine.pairings import Method, Pairing, PairingError, Table
+from scorekeeper.renderers import DateInput
 from scorekeeper.table.models import Player
 
 METHOD_CHOICES = [
@@ -122,3 +126,30 @@ class SeatingForm(forms.Form):
         ids = {name: pk for pk, name in self.players.items()}
         choices = [("", "–")] + [(ids[n], n) for n in seating.seated + list(seating.byes)]
         self.fields["one"].choices = self.fields["other"].choices = choices
+
+
+class NightPlanForm(forms.Form):
+    """One night planned: its day."""
+
+    played_on = forms.DateField(label=_("Day"), widget=DateInput())
+
+
+class NightMoveForm(forms.Form):
+    """A planned night moved: its new day (each night's form has its own prefix)."""
+
+    played_on = forms.DateField(label=_("Move to"), widget=DateInput())
+
+
+class WeeklyNightsForm(forms.Form):
+    """A night every week: the weekday, from a day to a day (both within the season)."""
+
+    weekday = forms.TypedChoiceField(label=_("Every"), coerce=int, choices=sorted(WEEKDAYS.items()))
+    first = forms.DateField(label=_("From"), widget=DateInput())
+    last = forms.DateField(label=_("Until"), widget=DateInput())
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        first, last = data.get("first"), data.get("last")
+        if first and last and last < first:
+            self.add_error("last", _("The last day comes before the first: change one of them."))
+        return data

@@ -4,6 +4,7 @@
 met whom in the season and tonight, tonight's league points and a standing order.
 ``night_pairing`` turns the players present into tables with the engine
 (``engine.pairings``); the command line and the league night page both use it.
+``season_nights`` lists a season's nights, planned and started, for its nights page.
 """
 
 from __future__ import annotations
@@ -15,13 +16,15 @@ from dataclasses import dataclass, field
 from datetime import date
 from itertools import combinations
 
+from django.db.models import Count, Max
+from django.db.models.functions import Coalesce, Greatest
 from django.utils import timezone
 
 from scorekeeper.engine import pairings
 from scorekeeper.engine.pairings import Pair, Pairing
 from scorekeeper.table.models import Partie, Player, Seat
 
-from .models import LeagueNight, NightBye, NightTable, Season
+from .models import LeagueNight, NightBye, NightTable, Season, night_started
 from .selectors import season_book, season_table
 
 
@@ -197,8 +200,10 @@ def running_tables(night: LeagueNight) -> list[NightTable]:
 def last_night(season: Season, before: date) -> LeagueNight | None:
     """The league's last night before the day, in this season or an earlier one: the
     first night of a new season offers the players of the last night of the season
-    before."""
-    nights = LeagueNight.objects.filter(season__league_id=season.league_id, played_on__lt=before)
+    before. A night planned that never had a round had nobody present: it is passed."""
+    nights = LeagueNight.objects.filter(
+        night_started(), season__league_id=season.league_id, played_on__lt=before
+    )
     return nights.order_by("-played_on", "-id").first()
 
 
@@ -208,3 +213,54 @@ def night_present(night: LeagueNight) -> set[int]:
         "player_id", flat=True
     )
     return set(seated) | set(night.byes.values_list("player_id", flat=True))
+
+
+@dataclass(frozen=True)
+class NightLine:
+    """A night of the season as its nights page lists it: its rounds out and tables."""
+
+    night: LeagueNight
+    rounds: int
+    tables: int
+
+    @property
+    def started(self) -> bool:
+        return self.rounds > 0
+
+    @property
+    def in_season(self) -> bool:
+        """Whether its day is one of the season's (the season's dates may have changed
+        since it was planned)."""
+        season = self.night.season
+        return season.starts_on <= self.night.played_on <= season.ends_on
+
+
+@dataclass(frozen=True)
+class SeasonNights:
+    """A season's nights: planned (no round out yet), the first day first; started, the
+    last day first."""
+
+    planned: list[NightLine]
+    started: list[NightLine]
+
+
+def season_nights(season: Season) -> SeasonNights:
+    """The season's nights, in one query: each with its rounds (a round may be all byes
+    but never is: a round has a table) and its tables."""
+    nights = (
+        LeagueNight.objects.filter(season=season)
+        .select_related("evening")
+        .annotate(
+            last_round=Greatest(Coalesce(Max("tables__round"), 0), Coalesce(Max("byes__round"), 0)),
+            tables_out=Count("tables", distinct=True),
+        )
+        .order_by("played_on", "pk")
+    )
+    lines = []
+    for night in nights:
+        night.season = season  # one season: read once
+        lines.append(NightLine(night, night.last_round, night.tables_out))
+    return SeasonNights(
+        planned=[line for line in lines if not line.started],
+        started=[line for line in reversed(lines) if line.started],
+    )

@@ -31,10 +31,12 @@ from .models import (
     NIGHT_KINDS,
     Assignment,
     League,
+    LeagueNight,
     NightSettings,
     Season,
     SeasonChange,
     SeasonClose,
+    night_started,
 )
 
 
@@ -190,6 +192,10 @@ def season_settings_change(
         )
     for field, value in changes.items():  # the caller's season reads the new settings too
         setattr(season, field, value)
+    if {"night_kind", "night_rules", "night_stake"} & set(changed):
+        # The nights planned ahead play the season's settings until their first round.
+        planned = LeagueNight.objects.filter(season=locked).exclude(night_started())
+        planned.update(**locked.night_fields())
     if "confirmed_games_only" in changed:  # its nights' money waits for them, or not
         Evening.objects.filter(league_night__season=locked, settled_at=None).update(
             confirmed_games_only=locked.confirmed_games_only

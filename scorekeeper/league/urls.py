@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .views import calendars, nights, players, seasons
+from .views import calendars, nights, players, season_nights, seasons
 
 urlpatterns = [
     path("clubs/<slug:slug>/leagues/", seasons.league_list, name="league_list"),
@@ -8,6 +8,14 @@ urlpatterns = [
     path("leagues/<int:pk>/archive/", seasons.league_archive, name="league_archive"),
     path("seasons/<int:pk>/", seasons.season_detail, name="season_detail"),
     path("seasons/<int:pk>/night/", nights.league_night, name="league_night"),
+    path("seasons/<int:pk>/nights/", season_nights.season_nights, name="season_nights"),
+    path(
+        "seasons/<int:pk>/nights/weekly/",
+        season_nights.season_nights_weekly,
+        name="season_nights_weekly",
+    ),
+    path("nights/<int:pk>/move/", season_nights.night_move, name="night_move"),
+    path("nights/<int:pk>/cancel/", season_nights.night_cancel, name="night_cancel"),
     path("seasons/<int:pk>/players/", seasons.season_players, name="season_players"),
     path("seasons/<int:pk>/settings/", seasons.season_settings, name="season_settings"),
     path("seasons/<int:pk>/close/", seasons.season_close, name="season_close"),

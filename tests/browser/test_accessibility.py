@@ -17,6 +17,7 @@ from scorekeeper.clubs import services as club_services
 from scorekeeper.clubs.models import Role
 from scorekeeper.clubs.services import personal_club
 from scorekeeper.league import services as league_services
+from scorekeeper.league.models import LeagueNight
 from scorekeeper.table import services
 from tests.browser.conftest import serious_violations
 
@@ -74,6 +75,8 @@ def main_pages(owner: User) -> dict[str, str]:
     pages["the season's players"] = f"/seasons/{season.pk}/players/"
     pages["the season's settings"] = f"/seasons/{season.pk}/settings/"
     pages["league night"] = f"/seasons/{season.pk}/night/"
+    LeagueNight.objects.create(season=season, played_on=season.ends_on)  # planned: a move form
+    pages["the season's nights"] = f"/seasons/{season.pk}/nights/"
     host = User.objects.create_user("host")
     gin_club = club_services.club_create(name="Gin Club", owner=host)
     invitation = club_services.invitation_create(club=gin_club, role=Role.MEMBER, created_by=host)

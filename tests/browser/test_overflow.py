@@ -20,11 +20,13 @@ from decimal import Decimal
 import pytest
 from django.contrib.auth.models import User
 from django.urls import reverse
+from django.utils import timezone
 from playwright.sync_api import BrowserContext, Page, expect
 
 from scorekeeper import engine
 from scorekeeper.clubs import services as club_services
 from scorekeeper.clubs.models import Role
+from scorekeeper.league import night_services
 from scorekeeper.league import services as league_services
 from scorekeeper.table import services
 from scorekeeper.table.models import Partie, Player
@@ -182,6 +184,9 @@ def build_world(owner: User, names: tuple[str, ...] = (LONG, UNBROKEN, THIRD, FO
     league_services.season_players_set(
         season=season, players_from="roster", players=[*listed, newcomer]
     )
+    # The season's nights: one planned today (its link to the night), one next week.
+    today = timezone.localdate()  # the day the services take as today
+    night_services.nights_plan(season=season, days=[today, today + timedelta(days=7)])
     invitation = club_services.invitation_create(club=club, role=Role.SCORER, created_by=owner)
     long_player = Player.objects.get(club=club, name=names[0])
     unbroken_player = Player.objects.get(club=club, name=names[1])
@@ -216,6 +221,8 @@ def build_world(owner: User, names: tuple[str, ...] = (LONG, UNBROKEN, THIRD, FO
         "season's settings": reverse("season_settings", args=[season.pk]),
         "season's settings (closed)": reverse("season_settings", args=[summer.pk]),
         "league night": reverse("league_night", args=[season.pk]),
+        "season's nights": reverse("season_nights", args=[season.pk]),
+        "season's nights (closed)": reverse("season_nights", args=[summer.pk]),
     }
     public = {
         "login": reverse("login"),

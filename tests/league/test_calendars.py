@@ -9,6 +9,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone, translation
+from django.utils.http import parse_http_date
 from django.utils.translation import gettext
 from icalendar import Calendar
 
@@ -16,20 +17,23 @@ from scorekeeper.clubs import services as club_services
 from scorekeeper.clubs.models import CalendarLink, CalendarMove, Membership
 from scorekeeper.engine.pairings import Pairing, Table
 from scorekeeper.league import services as league_services
-from scorekeeper.league.models import LeagueNight
+from scorekeeper.league.models import CancelledNight, LeagueNight, Season
 from scorekeeper.league.night_services import (
     NightTaken,
     OutsideSeason,
+    night_cancel,
     night_move,
+    night_plan,
     night_round_start,
 )
 from scorekeeper.table import services
-from scorekeeper.table.models import Partie, Player
+from scorekeeper.table.models import Player
 
 pytestmark = pytest.mark.django_db
 
 TODAY = timezone.localdate()
 YESTERDAY = TODAY - timedelta(days=1)
+TOMORROW = TODAY + timedelta(days=1)
 HOST = "testserver"
 
 
@@ -86,6 +90,7 @@ def events(response) -> dict[str, dict]:
             "stamp": event.decoded("DTSTAMP"),
             "description": str(event.get("DESCRIPTION", "")),
             "url": str(event.get("URL", "")),
+            "status": str(event.get("STATUS", "")),
         }
         for event in calendar.walk("VEVENT")
     }
@@ -149,13 +154,19 @@ def test_the_member_feed_leaves_out_seasons_he_neither_plays_nor_is_listed_in(
     assert found[f"night-{cup_night.pk}@{HOST}"]["description"] == ""  # not seated tonight
 
 
+def an_hour_ago(night: LeagueNight) -> None:
+    """The night as if planned an hour ago: a feed's times count whole seconds, and a
+    change within the second of another would not be newer."""
+    made = timezone.now() - timedelta(hours=1)
+    LeagueNight.objects.filter(pk=night.pk).update(created_at=made)
+    CalendarMove.objects.filter(event=f"night-{night.pk}").update(at=made)
+
+
 def test_a_moved_night_keeps_its_uid_and_moves_with_a_higher_sequence(
     club, season, owner, member, roster
 ):
-    night = round_start(season, owner, ("Anna", "Ben"), day=YESTERDAY)
-    made = timezone.now() - timedelta(hours=1)  # a feed's times count whole seconds
-    LeagueNight.objects.filter(pk=night.pk).update(created_at=made)
-    Partie.objects.filter(night_table__night=night).update(started_at=made)
+    night = night_plan(season=season, played_on=TOMORROW)
+    an_hour_ago(night)
     address = club_link(member, club)
     uid = f"night-{night.pk}@{HOST}"
     before = events(Client().get(address))[uid]
@@ -168,21 +179,87 @@ def test_a_moved_night_keeps_its_uid_and_moves_with_a_higher_sequence(
     assert after[uid]["sequence"] == before["sequence"] + 1 == 1
     assert after[uid]["modified"] > before["modified"]
     assert after[uid]["stamp"] == after[uid]["modified"] > before["stamp"]
+    assert after[uid]["status"] == before["status"] == ""
     assert CalendarMove.objects.get().event == f"night-{night.pk}"
 
 
 def test_a_night_moves_only_to_a_free_day_of_its_season(club, season, owner, roster):
-    night = round_start(season, owner, ("Anna", "Ben"))
-    round_start(season, owner, ("Carl", "Dora"), day=YESTERDAY)
+    night = night_plan(season=season, played_on=TOMORROW)
+    night_plan(season=season, played_on=TODAY)
 
     with pytest.raises(NightTaken):
-        night_move(night=night, played_on=YESTERDAY)
+        night_move(night=night, played_on=TODAY)
     with pytest.raises(OutsideSeason):
         night_move(night=night, played_on=season.ends_on + timedelta(days=1))
-    night_move(night=night, played_on=TODAY)  # its own day: nothing to move
+    night_move(night=night, played_on=TOMORROW)  # its own day: nothing to move
 
     assert not CalendarMove.objects.exists()
-    assert LeagueNight.objects.get(pk=night.pk).played_on == TODAY
+    assert LeagueNight.objects.get(pk=night.pk).played_on == TOMORROW
+
+
+def test_a_planned_night_is_in_the_feeds_at_once(club, season, owner, member, roster):
+    """In the club's feed, and in the member's own for a season that lists his player."""
+    league_services.season_players_set(
+        season=season, players_from="roster", players=[roster["Anna"]]
+    )
+    night = night_plan(season=season, played_on=TOMORROW)
+    uid = f"night-{night.pk}@{HOST}"
+
+    for address in (club_link(member, club), own_link(member)):
+        planned = events(Client().get(address))[uid]
+        assert (planned["day"], planned["sequence"], planned["status"]) == (TOMORROW, 0, "")
+        assert planned["summary"] == "League night: Club league · Autumn"
+        assert planned["description"] == ""  # no table yet
+
+
+def test_a_cancelled_night_stays_in_the_feeds_cancelled_under_its_uid(
+    club, season, owner, member, roster
+):
+    """RFC 5545: the event the calendar app holds, under its UID, with STATUS:CANCELLED
+    and a higher SEQUENCE; a night that only disappeared from the feed might stay."""
+    league_services.season_players_set(
+        season=season, players_from="roster", players=[roster["Anna"]]
+    )
+    night = night_plan(season=season, played_on=TOMORROW)
+    night_move(night=night, played_on=TOMORROW + timedelta(days=1))
+    an_hour_ago(night)
+    uid = f"night-{night.pk}@{HOST}"
+    addresses = (club_link(member, club), own_link(member))
+    before = [events(Client().get(address))[uid] for address in addresses]
+
+    night_cancel(night=night, user=owner)
+
+    for address, held in zip(addresses, before, strict=True):
+        found = events(Client().get(address))
+        assert len(found) == 2  # the cancelled night and the season's end: nothing doubled
+        cancelled = found[uid]
+        assert cancelled["status"] == "CANCELLED" and held["status"] == ""
+        assert cancelled["sequence"] == held["sequence"] + 1 == 2
+        assert cancelled["day"] == held["day"] == TOMORROW + timedelta(days=1)
+        assert cancelled["modified"] > held["modified"]
+        assert cancelled["stamp"] == cancelled["modified"]
+        assert cancelled["summary"] == "League night cancelled: Club league · Autumn"
+
+    # A night planned again on that day is a new event: the cancelled one stays cancelled.
+    again = night_plan(season=season, played_on=TOMORROW + timedelta(days=1))
+    found = events(Client().get(addresses[0]))
+    assert found[uid]["status"] == "CANCELLED"
+    assert found[f"night-{again.pk}@{HOST}"]["status"] == ""
+
+
+def test_a_cancelled_night_leaves_the_member_feed_with_its_club(
+    club, season, owner, member, roster
+):
+    """For as long as the feed shows the season: not after the member left the club."""
+    round_start(season, owner, ("Anna", "Ben"))  # his player plays in the season
+    night = night_plan(season=season, played_on=TOMORROW)
+    night_cancel(night=night, user=owner)
+    address = own_link(member)
+    assert events(Client().get(address))[f"night-{night.pk}@{HOST}"]["status"] == "CANCELLED"
+
+    club_services.membership_remove(membership=Membership.objects.get(club=club, user=member))
+
+    assert events(Client().get(address)) == {}
 
 
 def test_a_season_given_another_last_day_moves_its_end(club, season, owner, member):
@@ -211,6 +288,42 @@ def test_an_unchanged_feed_answers_304_and_a_change_answers_anew(
     round_start(season, owner, ("Anna", "Ben"))
     changed = Client().get(address, HTTP_IF_NONE_MATCH=etag)
     assert changed.status_code == 200 and changed["ETag"] != etag
+
+
+def back_an_hour() -> None:
+    """Every change so far as if made an hour ago: a feed's times count whole seconds,
+    and a change within the second of the one before would not be newer."""
+    past = timezone.now() - timedelta(hours=1)
+    Season.objects.update(created_at=past)
+    LeagueNight.objects.update(created_at=past)
+    CalendarMove.objects.update(at=past)
+    CancelledNight.objects.update(cancelled_at=past)
+
+
+def test_planning_moving_and_cancelling_a_night_each_answer_anew(
+    club, season, owner, member, roster
+):
+    """Each change gives the feed another ETag and a newer Last-Modified; until the next
+    one, the new ETag answers 304."""
+    address = club_link(member, club)
+    planned = []
+    changes = (
+        lambda: planned.append(night_plan(season=season, played_on=TOMORROW)),
+        lambda: night_move(night=planned[0], played_on=TOMORROW + timedelta(days=1)),
+        lambda: night_cancel(night=planned[0], user=owner),
+    )
+    for change in changes:
+        back_an_hour()
+        before = Client().get(address)
+
+        change()
+
+        after = Client().get(address, HTTP_IF_NONE_MATCH=before["ETag"])
+        assert after.status_code == 200 and after["ETag"] != before["ETag"]
+        newer = parse_http_date(after["Last-Modified"])
+        assert newer > parse_http_date(before["Last-Modified"])
+        unchanged = Client().get(address, HTTP_IF_NONE_MATCH=after["ETag"])
+        assert (unchanged.status_code, unchanged["ETag"]) == (304, after["ETag"])
 
 
 def test_a_renewed_link_ends_the_old_one_and_a_withdrawn_link_answers_404(club, season, member):
