@@ -10,7 +10,7 @@ from datetime import date, timedelta
 from itertools import combinations
 
 from django.contrib.auth.base_user import AbstractBaseUser
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.urls import reverse
 from django.utils import timezone
@@ -295,16 +295,16 @@ def night_move(*, night: LeagueNight, played_on: date) -> LeagueNight:
     if played_on == night.played_on:
         return night
     _plannable(season, played_on, timezone.localdate())
-    if season.nights.filter(played_on=played_on).exists():
-        raise NightTaken(f"the season has a night on {played_on} already")
+    before, night.played_on = night.played_on, played_on
+    try:
+        # The day's night, there before or made by a first round meanwhile: one a day.
+        with transaction.atomic():
+            night.save(update_fields=["played_on"])
+    except IntegrityError:
+        raise NightTaken(f"the season has a night on {played_on} already") from None
     CalendarMove.objects.create(
-        club_id=season.league.club_id,
-        event=night_event(night),
-        before=night.played_on,
-        after=played_on,
+        club_id=season.league.club_id, event=night_event(night), before=before, after=played_on
     )
-    night.played_on = played_on
-    night.save(update_fields=["played_on"])
     return night
 
 
