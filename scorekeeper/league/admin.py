@@ -19,6 +19,8 @@ from .models import (
     SeasonChange,
     SeasonClose,
 )
+from .night_models import night_started
+from .night_services import night_cancel
 
 
 class SeasonInline(admin.TabularInline):
@@ -140,3 +142,21 @@ class LeagueNightAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request) -> bool:
         return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        """A planned night is deleted as the season's nights page cancels it (the
+        calendars keep it, cancelled); one that has started, or of a closed season, is
+        not deleted."""
+        if obj is not None and (
+            obj.season.closed_at is not None
+            or LeagueNight.objects.filter(night_started(), pk=obj.pk).exists()
+        ):
+            return False
+        return super().has_delete_permission(request, obj)
+
+    def delete_model(self, request, obj) -> None:
+        night_cancel(night=obj, user=request.user)
+
+    def delete_queryset(self, request, queryset) -> None:
+        for night in queryset:  # each one allowed above
+            night_cancel(night=night, user=request.user)

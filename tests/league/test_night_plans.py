@@ -6,6 +6,8 @@ from datetime import date, timedelta
 from decimal import Decimal
 
 import pytest
+from django.test import Client
+from django.urls import reverse
 from django.utils import timezone
 
 from scorekeeper import engine
@@ -218,3 +220,24 @@ def test_last_night_passes_over_a_night_never_played(season, owner, roster):
     LeagueNight.objects.create(season=season, played_on=TODAY - timedelta(days=2))
 
     assert last_night(season, TODAY) == played
+
+
+def test_the_admins_delete_cancels_a_planned_night_and_keeps_a_started_one(
+    season, owner, roster, django_user_model
+):
+    planned = night_plan(season=season, played_on=TODAY + timedelta(days=2))
+    started = first_round(season, owner)
+    client = Client()
+    client.force_login(django_user_model.objects.create_superuser("official", "o@example.org"))
+
+    url = reverse("admin:league_leaguenight_delete", args=[planned.pk])
+    assert client.post(url, {"post": "yes"}).status_code == 302
+    assert CancelledNight.objects.get().played_on == planned.played_on  # the feeds keep it
+    assert (
+        client.get(reverse("admin:league_leaguenight_delete", args=[started.pk])).status_code == 403
+    )
+
+    changelist = reverse("admin:league_leaguenight_changelist")
+    chosen = {"action": "delete_selected", "_selected_action": [started.pk], "post": "yes"}
+    assert client.post(changelist, chosen).status_code == 403
+    assert days_of(season) == [started.played_on]
