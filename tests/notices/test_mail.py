@@ -222,7 +222,9 @@ def test_a_member_removed_before_the_worker_sends_gets_nothing(
     assert not Delivery.objects.exists()
 
 
-def test_the_answers_tell_the_players_and_the_deciders(owner, addresses, inbox, accounts, play):
+def test_the_confirmations_tell_the_players_and_the_deciders(
+    owner, addresses, inbox, accounts, play
+):
     partie = play(["Anna", "Ben"], [K(5, 27, knocker="Anna"), G(90, knocker="Anna")])
     confirm_wanted = [(m["To"], m["Subject"]) for m in inbox.mails]
     assert sorted(confirm_wanted) == [
