@@ -153,7 +153,7 @@ class Book:
     the same, or (a season that counts only confirmed games) those of the games that no
     asked player has left unconfirmed. The hand statistics (``stats``) count the hands
     of every partie of the book (``parties``); where only confirmed games count, of the
-    parties none of whose closed games waits for an answer (a partie's hands are kept
+    parties none of whose closed games is pending (a partie's hands are kept
     whole, not game by game: a hand of Hollywood scores in three games)."""
 
     owner: Season | Club
@@ -174,7 +174,7 @@ class Book:
 
 def _pending(game: str = "game_id") -> Q:
     """The condition on a row (``game``: its game's key) that its game is pending: some
-    player asked to confirm it has not (not answered yet, or disputed it)."""
+    player asked to confirm it has not (his confirmation pending, or disputed)."""
     return Q(**{f"{game}__in": ResultConfirmation.pending_games()})
 
 
@@ -185,7 +185,7 @@ def _confirmed(game: str = "game_id") -> Q:
 
 
 def _confirmed_parties() -> Q:
-    """A row whose partie has no closed game that waits for an answer."""
+    """A row whose partie has no pending closed game."""
     return ~Q(partie_id__in=ClosedGame.objects.filter(_pending("pk")).values("partie_id"))
 
 
@@ -353,8 +353,8 @@ class Counted(NamedTuple):
 def book_standings(book: Book) -> Counted:
     """The book's lines in the order of RULES.md §11, with those listed without a
     counted game (a season that counts only confirmed games lists a player whose games
-    all wait for an answer so too); every listed player's id by name; and each one's
-    games that wait for an answer."""
+    are all pending so too); every listed player's id by name; and each one's pending
+    games."""
     figures = _book_lines(book)
     lines = {pk: line for pk, (line, _pending) in figures.items()}
     pending = {pk: n for pk, (_line, n) in figures.items() if n}
@@ -589,13 +589,13 @@ class SeasonTable:
 
     @property
     def pending(self) -> bool:
-        """Whether a listed player has a game that waits for an answer."""
+        """Whether a listed player has a pending game."""
         return any(row.pending for row in self._rows)
 
     @property
     def pending_counts(self) -> dict[str, int | None]:
-        """Each played player's games that wait for an answer, by name, for the CSV; a
-        closed season's final standings do not follow the answers: none known (None)."""
+        """Each played player's pending games, by name, for the CSV; a closed season's
+        final standings do not follow the confirmations: none known (None)."""
         if self.close is not None:
             return {row.line.player: None for row in self._ranked}
         return {row.line.player: row.pending for row in self._ranked}
@@ -603,7 +603,7 @@ class SeasonTable:
     @property
     def without_games(self) -> list[str]:
         """The season's players with no counted game yet (a partie of theirs runs, or
-        they are on its list, or their games wait for an answer), by name: one line under
+        they are on its list, or their games are pending), by name: one line under
         the table, not rows of zeros; a player with games pending says how many ("Ben (1
         pending)")."""
         pending = {row.line.player: row.pending for row in self._rows if not row.line.games}
@@ -967,7 +967,7 @@ def season_hands(season: Season):
 def season_document(season: Season) -> documents.SeasonDocument:
     """The season as a season document (FORMAT.md): its points, whether only confirmed
     games count, and each partie it counts as a game record, in playing order, with its
-    closed games that wait for an answer, so that ``standings FILE`` on it gives these
+    pending closed games, so that ``standings FILE`` on it gives these
     standings. A partie the engine cannot score any more raises ``Unscorable``."""
     counted = season_parties(season)
     parties = (
@@ -1063,15 +1063,15 @@ def standings_version(season: Season | None) -> tuple:
 
 class SeasonTop(NamedTuple):
     """The top of a season's table on the club's board: its first lines, each with the
-    player's games that wait for an answer (0: none), and the season's games that wait
-    for one and so count not yet (a season that counts only confirmed games; else 0)."""
+    player's pending games (0: none), and the season's pending games, which count not
+    yet (a season that counts only confirmed games; else 0)."""
 
     lines: list[tuple[engine.league.Line, int]]
     pending: int = 0
 
     @property
     def marked(self) -> bool:
-        """Whether a line shown has games that wait for an answer."""
+        """Whether a line shown has pending games."""
         return any(pending for _line, pending in self.lines)
 
 

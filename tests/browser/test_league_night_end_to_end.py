@@ -164,8 +164,8 @@ def test_a_league_night_from_the_organiser_to_the_archive(
     expect(card).to_contain_text("Over: Anna won")
     # The game is pending: the board's table counts it not yet.
     expect(board.locator(".board-standings")).to_contain_text("No game of the season counted")
-    waiting = board.locator(".board-standings .waiting")
-    expect(waiting).to_have_text("1 game waits for its players to confirm it: not counted yet.")
+    pending = board.locator(".board-standings .pending-games")
+    expect(pending).to_have_text("1 game waits for its players to confirm it: not counted yet.")
 
     # Ben's next page tells him of the game; he confirms it from his games, in place.
     ben.reload()
@@ -198,7 +198,7 @@ def test_a_league_night_from_the_organiser_to_the_archive(
     expect(row.nth(1)).to_have_text("1")  # games
     expect(row.nth(3)).to_have_text("3")  # a shutout win's league points
     expect(standings_row(board, "Ben").locator("td").nth(1)).to_have_text("1")
-    expect(waiting).to_have_count(0)
+    expect(pending).to_have_count(0)
     expect_same_page(board)
 
     # Ben reads the season's standings on his phone: Anna first; who has no counted game
