@@ -416,20 +416,20 @@ def meetings(
     winners = book.results.filter(won=True).annotate(
         lost=FilteredRelation("game__results", condition=Q(game__results__won=False))
     )
-    lines = book.settlements
+    settlements = book.settlements
     if players is not None:
         players = list(players)
         winners = winners.filter(player_id__in=players, lost__player_id__in=players)
-        lines = lines.filter(payer_id__in=players, payee_id__in=players)
+        settlements = settlements.filter(payer_id__in=players, payee_id__in=players)
     if of is not None:  # from his games: a few of the club's thousands
         his = book.results.filter(player_id=of).values("game_id")
         winners = winners.filter(game_id__in=his).filter(Q(player_id=of) | Q(lost__player_id=of))
-        lines = lines.filter(game_id__in=his).filter(Q(payer_id=of) | Q(payee_id=of))
+        settlements = settlements.filter(game_id__in=his).filter(Q(payer_id=of) | Q(payee_id=of))
     wins = winners.values("player_id", "lost__player_id").annotate(n=Count("pk")).order_by()
     for row in wins:
         between(row["player_id"], row["lost__player_id"])[0] += row["n"]
         between(row["lost__player_id"], row["player_id"])[1] += row["n"]
-    net = lines.values("payer_id", "payee_id").annotate(points=Sum("points")).order_by()
+    net = settlements.values("payer_id", "payee_id").annotate(points=Sum("points")).order_by()
     for row in net:
         between(row["payee_id"], row["payer_id"])[2] += row["points"]
         between(row["payer_id"], row["payee_id"])[2] -= row["points"]
