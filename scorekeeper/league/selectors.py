@@ -1008,7 +1008,6 @@ def board_season(club: Club, today: date) -> Season | None:
     room follows the season being played (or none)."""
     games = ClosedGame.objects.filter(club_id=club.pk)
     assigned = Assignment.objects.filter(partie__club_id=club.pk)
-    confirmations = ResultConfirmation.objects.filter(game__club_id=club.pk)
     changes = ResultsChange.objects.filter(club_id=club.pk)
     due = ResultsChange.due().filter(club_id=club.pk)
     players = Player.objects.filter(club_id=club.pk).order_by()
@@ -1026,8 +1025,6 @@ def board_season(club: Club, today: date) -> Season | None:
             games_count=_aggregate(games, "COUNT"),
             assigned_newest=_aggregate(assigned, "MAX"),
             assigned_count=_aggregate(assigned, "COUNT"),
-            confirmations_newest=_aggregate(confirmations, "MAX"),
-            confirmations_count=_aggregate(confirmations, "COUNT"),
         )
         .order_by("-starts_on", "-pk")
         .first()
@@ -1042,23 +1039,23 @@ def _aggregate(rows: QuerySet, function: str) -> Subquery:
 
 def standings_version(season: Season | None) -> tuple:
     """What the season's standings are counted from, read with it (``board_season``): the
-    season's own fields, and the newest key and number of the club's closed games, of
-    its parties assigned to a season and of its players' confirmations of the games.
-    Every change to a game gives it new keys or fewer rows (table/services/results.py),
-    as every assignment does (services) and every confirmation, decision or unlock
-    (table/services/confirmations.py), so a change to the standings changes this; no
-    counter is kept for it. The club's newest ``ResultsChange`` and how many are due
-    change it too: when the worker's ratings land, the board shows them; and the last
-    change of any of its players' rows (``Player.changed_at``): a new name shows."""
+    season's own fields, and the newest key and number of the club's closed games and of
+    its parties assigned to a season. Every change to a game gives it new keys or fewer
+    rows (table/services/results.py), as every assignment does (services), so a change to
+    the standings changes this; no counter is kept for it. The club's newest
+    ``ResultsChange`` and how many are due change it too: every confirmation given, taken
+    back, decided or unlocked writes one (table/services/confirmations.py), so the
+    pending marks follow, and when the worker's ratings land the board shows them; and
+    the last change of any of its players' rows (``Player.changed_at``): a new name
+    shows."""
     if season is None:
         return ()
     fields = tuple(getattr(season, field.attname) for field in Season._meta.concrete_fields)
     counted = (season.games_newest, season.games_count)
-    confirmations = (season.confirmations_newest, season.confirmations_count)
     # The worker's work: a change written, and its ratings landed (league.outbox).
     rated = (season.changes_newest, season.changes_due)
     assigned = (season.assigned_newest, season.assigned_count)
-    return (*fields, counted, assigned, confirmations, rated, season.players_changed)
+    return (*fields, counted, assigned, rated, season.players_changed)
 
 
 class SeasonTop(NamedTuple):

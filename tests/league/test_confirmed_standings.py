@@ -202,6 +202,26 @@ def test_a_confirmation_changes_the_boards_etag(play, season, accounts, club, cl
     assert client_owner.get(url, headers={"If-None-Match": locked_etag})["ETag"] != locked_etag
 
 
+def test_the_boards_etag_follows_a_confirmation_taken_back_and_a_dispute_decided(
+    play, season, accounts, club, client_owner
+):
+    """The rows change in place; the change's ``ResultsChange`` changes the ETag."""
+    partie = play(["Anna", "Ben"], [G(90, knocker="Anna")])
+    game = ClosedGame.objects.get(partie=partie)
+    url = reverse("club_board", args=[club.slug])
+    confirm(partie, accounts["Anna"])
+    etags = [client_owner.get(url)["ETag"]]
+
+    confirmations.result_withdraw(game=game, user=accounts["Anna"])
+    etags.append(client_owner.get(url, headers={"If-None-Match": etags[-1]})["ETag"])
+    confirmations.result_dispute(game=game, user=accounts["Ben"], note="I had gin")
+    etags.append(client_owner.get(url, headers={"If-None-Match": etags[-1]})["ETag"])
+    confirmations.game_decide(game=game, user=club_owner(club), reason="It stands")
+    etags.append(client_owner.get(url, headers={"If-None-Match": etags[-1]})["ETag"])
+
+    assert len(set(etags)) == 4
+
+
 # The downloads and the board mark what waits too
 
 

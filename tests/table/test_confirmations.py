@@ -387,6 +387,34 @@ def test_a_game_not_locked_cannot_be_unlocked(play, owner, anna):
     assert not partie.changes.filter(action=HandChange.Action.UNLOCKED).exists()
 
 
+# One row a player and game, changed in place
+
+
+def test_a_confirmation_keeps_its_row_and_each_change_writes_what_is_due(play, owner, anna, ben):
+    """Confirmed, taken back, disputed, decided, unlocked: the row stays the player's
+    one row, each change writes a ``ResultsChange`` (the worker's and the board's)."""
+    partie = play()
+    game = game_of(partie)
+    rows = {c.player.name: c.pk for c in ResultConfirmation.objects.filter(game=game)}
+    due = ResultsChange.objects.count()
+    steps = [
+        lambda: confirmations.result_confirm(game=game, user=anna),
+        lambda: confirmations.result_withdraw(game=game, user=anna),
+        lambda: confirmations.result_confirm(game=game, user=anna),
+        lambda: confirmations.result_dispute(game=game, user=ben, note="Hand 1 was 5 v 17"),
+        lambda: confirmations.game_decide(game=game, user=owner, reason="It stands"),
+        lambda: confirmations.game_unlock(game=game, user=owner),
+    ]
+    for n, step in enumerate(steps, 1):
+        step()
+        kept = {c.player.name: c.pk for c in ResultConfirmation.objects.filter(game=game)}
+        assert kept == rows, n
+        assert ResultsChange.objects.count() == due + n
+
+    assert states(partie) == {"Anna": State.PENDING, "Ben": State.PENDING}
+    assert ResultConfirmation.objects.filter(game=game, note="", by=None, at=None).count() == 2
+
+
 # The roster: links and merges
 
 

@@ -26,6 +26,12 @@ The partie's row is locked first, as every change to its hands does: a confirmat
 a correction of the same game happen one after the other, and a confirmation of a game
 that changed meanwhile (its rows are new) is refused, so that a player confirms the
 result he saw.
+
+A confirmation given, taken back, decided or unlocked changes its row in place and
+writes a ``ResultsChange`` in the same transaction, whatever the season: that row is
+what the league's worker claims and what the club board's ETag reads
+(``league.selectors.standings_version``), so the board shows the change without a row
+deleted and made anew for it.
 """
 
 from __future__ import annotations
@@ -139,18 +145,18 @@ def result_withdraw(*, game: ClosedGame, user: AbstractBaseUser) -> ResultConfir
     refusal = withdrawal_refusal(mine, confirmations)
     if refusal is not None:
         raise refusal
-    asked = ResultConfirmation(game_id=game.pk, player=mine.player, asked_at=mine.asked_at)
-    mine.delete()  # a new row, as for every confirmation (the board's ETag sees it)
-    asked.save()
+    given_at = mine.at
+    mine.state, mine.note, mine.by, mine.at = State.PENDING, "", None, None
+    mine.save(update_fields=["state", "note", "by", "at"])
     HandChange.objects.create(
         partie=partie,
         action=HandChange.Action.WITHDRAWN,
         user=user,
-        before={"game": game.number, "player": mine.player.name, "at": _isoformat(mine.at)},
+        before={"game": game.number, "player": mine.player.name, "at": _isoformat(given_at)},
         after={"game": game.number, "player": mine.player.name},
     )
-    ResultsChange.record(partie.club_id, partie.started_at)  # what counts, maybe
-    return asked
+    _recorded(partie)
+    return mine
 
 
 def withdrawal_refusal(
@@ -209,26 +215,24 @@ def _confirmation_give(
         raise ConfirmationError("locked")
     if mine.state == State.DECIDED and state == State.DISPUTED:
         raise ConfirmationError("decided")
-    given = ResultConfirmation(
-        game_id=game.pk,
-        player=mine.player,
-        state=state,
-        note=note,
-        by=user,
-        asked_at=mine.asked_at,
-        at=timezone.now(),
-    )
-    mine.delete()  # a new row, so that a board's ETag sees it (see the model)
-    given.save()
+    mine.state, mine.note, mine.by, mine.at = state, note, user, timezone.now()
+    mine.save(update_fields=["state", "note", "by", "at"])
     action = HandChange.Action.CONFIRMED if state == State.CONFIRMED else HandChange.Action.DISPUTED
     after = {"game": game.number, "player": mine.player.name}
     if note:
         after["note"] = note
-    HandChange.objects.create(partie=partie, action=action, user=user, after=after)
-    ResultsChange.record(partie.club_id, partie.started_at)  # what counts, maybe
+    change = HandChange.objects.create(partie=partie, action=action, user=user, after=after)
+    _recorded(partie)
     if state == State.DISPUTED:
-        _dispute_tell(partie, game, given, confirmations)
-    return given
+        _dispute_tell(partie, game, mine, confirmations, change)
+    return mine
+
+
+def _recorded(partie: Partie) -> None:
+    """The change of a confirmation of the partie's game, for the league: what a season
+    of confirmed games counts may change (its worker rates again from there), and the
+    club board's pending marks do (its ETag reads the club's newest row)."""
+    ResultsChange.record(partie.club_id, partie.started_at)
 
 
 def _names(partie: Partie) -> list[str]:
@@ -236,10 +240,17 @@ def _names(partie: Partie) -> list[str]:
 
 
 def _dispute_tell(
-    partie: Partie, game: ClosedGame, dispute: ResultConfirmation, confirmations: list
+    partie: Partie,
+    game: ClosedGame,
+    dispute: ResultConfirmation,
+    confirmations: list,
+    change: HandChange,
 ) -> None:
     """Tell the game's other players asked that their result is disputed, and the club's
-    owners and scorers that a dispute is open (never the one who disputed)."""
+    owners and scorers that a dispute is open (never the one who disputed). The event is
+    the dispute's entry in the trail (``change``): a dispute given again (a new note, or
+    after a confirmation) is told again, a retry of the same one is not."""
+    event = f"change-{change.pk}"  # not a bare key: older events named the row
     link = reverse("game_detail", args=[partie.pk, game.number])
     params = {
         "game": game.number,
@@ -251,7 +262,7 @@ def _dispute_tell(
     notices_record(
         club_id=partie.club_id,
         kind=Kind.RESULT_DISPUTED,
-        event=str(dispute.pk),
+        event=event,
         tell=[Tell(user_id, link, params) for user_id in players],
     )
     deciders = Membership.objects.filter(
@@ -260,7 +271,7 @@ def _dispute_tell(
     notices_record(
         club_id=partie.club_id,
         kind=Kind.DISPUTE_OPENED,
-        event=str(dispute.pk),
+        event=event,
         tell=[Tell(pk, link, params) for pk in deciders.values_list("user_id", flat=True)],
     )
 
@@ -305,20 +316,9 @@ def game_decide(*, game: ClosedGame, user: AbstractBaseUser, reason: str) -> Han
     if not disputes and not orphaned:
         raise ConfirmationError("not_disputed")
     settled = disputes + orphaned
-    ResultConfirmation.objects.filter(pk__in=[c.pk for c in settled]).delete()
-    ResultConfirmation.objects.bulk_create(  # new rows: the board's ETag sees them
-        ResultConfirmation(
-            game_id=game.pk,
-            player=c.player,
-            state=State.DECIDED,
-            note=c.note,
-            by=c.by,
-            asked_at=c.asked_at,
-            at=c.at,
-        )
-        for c in settled
-    )
-    ResultsChange.record(partie.club_id, partie.started_at)  # it counts now, maybe
+    # Each keeps its note, its account and when it was given.
+    ResultConfirmation.objects.filter(pk__in=[c.pk for c in settled]).update(state=State.DECIDED)
+    _recorded(partie)  # it counts now, maybe
     before = {
         "game": game.number,
         "disputed": [_dispute_record(dispute) for dispute in disputes],
@@ -374,12 +374,10 @@ def game_unlock(*, game: ClosedGame, user: AbstractBaseUser) -> HandChange:
             for c in confirmations
         ],
     }
-    ResultConfirmation.objects.filter(pk__in=[c.pk for c in confirmations]).delete()
-    ResultConfirmation.objects.bulk_create(
-        ResultConfirmation(game_id=game.pk, player=c.player, asked_at=c.asked_at)
-        for c in confirmations
+    ResultConfirmation.objects.filter(pk__in=[c.pk for c in confirmations]).update(
+        state=State.PENDING, note="", by=None, at=None
     )
-    ResultsChange.record(partie.club_id, partie.started_at)  # pending again: not counted
+    _recorded(partie)  # pending again: not counted
     change = HandChange.objects.create(
         partie=partie,
         action=HandChange.Action.UNLOCKED,
