@@ -722,8 +722,8 @@ def season_lines(player: Player, seasons: Iterable[Season]) -> dict[int, engine.
     listed), with the default rating, as each season's page shows it: the page ranks the
     players with a counted game among themselves (``engine.league.played``), so a player
     without one is listed without a rank and ranks no one below him; a closed season's
-    final line. As many queries for one season as for twenty (one more for each season
-    where he is level with others on every key)."""
+    final line. As many queries for one season as for twenty (two more where he is level
+    with others on the first three keys in any of them)."""
     seasons = list(seasons)
     lines: dict[int, engine.league.Line | None] = {}
     closed = [season for season in seasons if season.closed_at is not None]
@@ -750,10 +750,11 @@ def season_lines(player: Player, seasons: Iterable[Season]) -> dict[int, engine.
         else:  # seated at a table with no closed game yet: listed, no line
             lines[pk] = engine.league.Line(None, player.name) if pk in listed else None
     ahead = _union({pk: _rank_counts(books[pk], line) for pk, line in ranked.items()})
+    level = {pk: line for pk, line in ranked.items() if ahead[pk][2] > 1}
+    behind = _tie_breaks(books, level, player.pk)
     for pk, line in ranked.items():
-        _key, above, level = ahead[pk]
-        rank = 1 + above + (_tie_break(books[pk], line, player.pk) if level > 1 else 0)
-        lines[pk] = line.ranked_as(rank)
+        _key, above, _level = ahead[pk]
+        lines[pk] = line.ranked_as(1 + above + behind.get(pk, 0))
     return lines
 
 
@@ -773,6 +774,12 @@ def _final_line(close: SeasonClose, player: Player) -> engine.league.Line | None
 def _union(parts: dict[int, QuerySet | tuple[str, list]]) -> dict[int, tuple]:
     """The one row of each part's query by its key, all read in one query (``UNION
     ALL``): a player's page asks the same of every season."""
+    return {key: rows[0] for key, rows in _union_rows(parts).items()}
+
+
+def _union_rows(parts: dict[int, QuerySet | tuple[str, list]]) -> dict[int, list[tuple]]:
+    """Every row of each part's query (its key first) by its key, all read in one query
+    (``UNION ALL``); a part without a row has no key."""
     if not parts:
         return {}
     statements, params = [], []
@@ -780,9 +787,12 @@ def _union(parts: dict[int, QuerySet | tuple[str, list]]) -> dict[int, tuple]:
         sql, part_params = part if isinstance(part, tuple) else part.query.sql_with_params()
         statements.append(f"SELECT %s, part.* FROM ({sql}) part")  # noqa: S608 (Django's SQL)
         params += [key, *part_params]
+    rows: dict[int, list[tuple]] = {}
     with connection.cursor() as cursor:
         cursor.execute(" UNION ALL ".join(statements), params)
-        return {row[0]: row for row in cursor.fetchall()}
+        for row in cursor.fetchall():
+            rows.setdefault(row[0], []).append(row)
+    return rows
 
 
 def _listed_query(book: Book, pk: int) -> QuerySet:
@@ -807,15 +817,36 @@ def _rank_counts(book: Book, line: engine.league.Line) -> tuple[str, list]:
     return statement, [*ahead, *params]
 
 
-def _tie_break(book: Book, line: engine.league.Line, pk: int) -> int:
-    """How many of the players level with him on every key are ahead of him on their
-    head-to-head (RULES.md §11)."""
-    ranked = _figures(book, book.played).filter(n_games__gte=max(book.min_games, 1))
-    level = Q(n_points=line.league_points, n_won=line.won, n_net=line.net_points)
-    ids = list(ranked.filter(level).values_list("player_id", flat=True))
-    names = dict(Player.objects.filter(pk__in=ids).values_list("pk", "name"))
-    among = _among(book, [frozenset(names.values())], {n: other for other, n in names.items()})
-    return sum(1 for name in names.values() if among[name] > among[names[pk]])
+def _tie_breaks(books: dict[int, Book], lines: dict[int, engine.league.Line], pk: int):
+    """In each book of ``lines`` (his line there, level with others on the first three
+    keys), how many of the players level with him are ahead of him on their head-to-head
+    (RULES.md §11, as ``_among`` counts it for the season's page): two queries for every
+    book at once, by book key."""
+    level = {}
+    for key, line in lines.items():
+        book = books[key]
+        ranked = _figures(book, book.played).filter(n_games__gte=max(book.min_games, 1))
+        same = Q(n_points=line.league_points, n_won=line.won, n_net=line.net_points)
+        level[key] = ranked.filter(same).values_list("player_id")
+    tied = {key: {row[1] for row in rows} for key, rows in _union_rows(level).items()}
+    pairs = {
+        key: books[key]
+        .settlements.filter(payer_id__in=ids, payee_id__in=ids)
+        .values("payer_id", "payee_id")
+        .annotate(points=Sum("points"))
+        .values_list("payer_id", "payee_id", "points")
+        .order_by()
+        for key, ids in tied.items()
+    }
+    among = {key: dict.fromkeys(ids, 0) for key, ids in tied.items()}
+    for key, rows in _union_rows(pairs).items():
+        for _key, payer, payee, points in rows:
+            among[key][payee] += points
+            among[key][payer] -= points
+    return {
+        key: sum(1 for other in points.values() if other > points[pk])
+        for key, points in among.items()
+    }
 
 
 # Closed seasons
