@@ -193,7 +193,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
-                "scorekeeper.table.context_processors.answers",
+                "scorekeeper.table.context_processors.confirmations",
             ],
         },
     },

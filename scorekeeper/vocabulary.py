@@ -237,7 +237,7 @@ def outcome_name(outcome: engine.Outcome) -> str:
 
 
 def pending_text(name: str, pending: int) -> str:
-    """A player's name with his games that wait for an answer: "Ben (1 pending)"."""
+    """A player's name with his pending games: "Ben (1 pending)"."""
     games = ngettext("%(games)s pending", "%(games)s pending", pending) % {"games": pending}
     return f"{name} ({games})"
 
@@ -400,7 +400,7 @@ STANDINGS_COLUMNS = {
     "undercuts": _("Undercuts"),
     "points_per_hand_won": _("Points per hand won"),
     "trend": _("Last five"),
-    "pending": _("Pending"),  # games waiting for a player's answer (the CSV's last column)
+    "pending": _("Pending"),  # games a player has not confirmed yet (the CSV's last column)
     # The rating in full, as the CSV has it (the tables show its ordinal as "rating").
     "mu": _("Skill (μ)"),
     "sigma": _("Uncertainty (σ)"),

@@ -349,13 +349,14 @@ WALKS = [
          his=True),
     Walk("shared_evening_board", lambda t: [t.evening.share_token], get=LINKED),
     Walk("club_board", slug, get=READ),
-    # Added for issue 18: results both players confirm (only the player himself answers)
+    # Added for issue 18: results both players confirm (only the player himself confirms)
     Walk("game_detail", lambda t: [t.asked.pk, 1], get=READ, his=True),
     Walk("game_confirmation", lambda t: [t.asked.pk, 1], post=Ask(Role.MEMBER, 302,
-         special=NOT_ASKED | {"former": 403},  # removed: he reads his game, answers no more
-         data=lambda t: {"game": t.asked.closed_games.get().pk, "answer": "confirm"}), his=True),
+         special=NOT_ASKED | {"former": 403},  # removed: he reads his game, confirms no more
+         data=lambda t: {"game": t.asked.closed_games.get().pk, "confirmation": "confirm"}),
+         his=True),
     Walk("game_unlock", lambda t: [t.locked.pk, 1], post=Ask(Role.OWNER, 302), his=True),
-    # The owner decides a dispute, or a question nobody can answer (the former member's)
+    # The owner decides a dispute, or a confirmation nobody can give (the former member's)
     Walk("game_decide", lambda t: [t.asked.pk, 1], post=Ask(Role.OWNER, 302,
          data=lambda t: {"game": t.asked.closed_games.get().pk, "reason": "It stands"}),
          his=True),
@@ -535,7 +536,7 @@ def club_and_more(things: ClubThings, scorer: User, owner: User) -> Things:
     for won in (asked, locked):
         services.hand_record(partie=won, hand=G(90, knocker="Anna"), user=scorer)
     game = locked.closed_games.get()
-    # The former member confirmed it while he was a member: removed, he answers no more.
+    # The former member confirmed it while he was a member: removed, he confirms no more.
     membership = join(club, things.player.user, Role.MEMBER)
     confirmations.result_confirm(game=game, user=things.player.user)
     club_services.membership_remove(membership=membership)

@@ -16,7 +16,12 @@ from scorekeeper.clubs.models import Membership
 from scorekeeper.prepared import ForUser, Prepared
 from scorekeeper.table.access import partie_for
 from scorekeeper.table.models import Partie
-from scorekeeper.table.selectors import _NOTICE, _notice_counts, answer_notice, partie_with_players
+from scorekeeper.table.selectors import (
+    _NOTICE,
+    _notice_counts,
+    confirmation_notice,
+    partie_with_players,
+)
 from scorekeeper.table.services import confirmations
 from tests.table.conftest import partie, start_partie  # noqa: F401
 from tests.table.test_confirmations import anna, ben, club, game_of, play  # noqa: F401
@@ -30,8 +35,8 @@ def test_the_notice_counts_for_each_user_what_the_orms_query_counts(play, anna, 
     confirmations.result_dispute(game=game_of(disputed), user=ben, note="I had gin")
 
     for user in (anna, ben, owner):
-        assert answer_notice(user).__dict__ == _notice_counts(user).get(), user
-    assert (answer_notice(anna).to_answer, answer_notice(owner).disputed) == (2, 1)
+        assert confirmation_notice(user).__dict__ == _notice_counts(user).get(), user
+    assert (confirmation_notice(anna).to_confirm, confirmation_notice(owner).disputed) == (2, 1)
     assert _NOTICE.statements, "the notice's SQL is kept for the next page"
     assert None not in _NOTICE.statements.values(), "the notice's query is not prepared"
 

@@ -7,7 +7,7 @@ would confirm the thing exists. A member whose role is short of what the request
 thing, so nothing is given away, and he learns that he lacks the right rather than that
 it is gone.
 
-What it takes: reading, and answering for his own player, needs ``Role.MEMBER``;
+What it takes: reading, and confirming for his own player, needs ``Role.MEMBER``;
 recording and correcting hands needs ``Role.SCORER`` or a seat at the partie (a member
 scores his own table: ``table.access.partie_to_score``); changing rules, starting and
 importing parties, running and settling evenings need ``Role.SCORER``; members,

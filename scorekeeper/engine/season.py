@@ -16,14 +16,14 @@ True
 True
 
 A season that counts only confirmed games says so, and each party names its closed
-games that wait for an answer (``pending_games``): those are left out.
+pending games (``pending_games``): those are left out.
 
->>> waits = parse_season({"confirmed_games_only": True, "parties": [
+>>> pending = parse_season({"confirmed_games_only": True, "parties": [
 ...     {"kind": "two_player", "players": ["Anna", "Ben"], "pending_games": [1], "hands": [
 ...         {"knocker": "Anna", "gin": True, "defender_deadwood": 90}]}]})
->>> [(line.player, line.games) for line in season_standings(waits).lines]
+>>> [(line.player, line.games) for line in season_standings(pending).lines]
 [('Anna', 0), ('Ben', 0)]
->>> loads(dumps(waits)) == waits
+>>> loads(dumps(pending)) == pending
 True
 """
 
@@ -70,8 +70,8 @@ class SeasonDocument:
     points: LeaguePoints
     min_games: int
     parties: tuple[Record, ...]
-    confirmed_games_only: bool = False  # a game waiting for an answer does not count
-    # The closed games some player asked has not confirmed (not answered, or disputed):
+    confirmed_games_only: bool = False  # a pending game does not count
+    # The closed games some player asked has not confirmed (pending, or disputed):
     # (the party's position, from 1; the game's number).
     pending: frozenset[tuple[int, int]] = frozenset()
 
@@ -133,7 +133,7 @@ def parse_season(data: Any) -> SeasonDocument:
 
 
 def _pending_games(party: dict[str, Any], number: int, errors: list[str]) -> list[int]:
-    """The numbers of the party's closed games that wait for an answer (none if absent)."""
+    """The numbers of the party's pending closed games (none if absent)."""
     value = party.get("pending_games", [])
     if not isinstance(value, list):
         errors.append(
@@ -174,7 +174,7 @@ def _points(value: Any, errors: list[str]) -> LeaguePoints:
 def season_json(season: SeasonDocument) -> dict[str, Any]:
     """The season as FORMAT.md writes it: its name, points, min_games and whether only
     confirmed games count, and each party a game record as the record export writes it,
-    with the numbers of its games that wait for an answer (``pending_games``), if any."""
+    with the numbers of its pending games (``pending_games``), if any."""
     pending = _pending_by_party(season)
     return {
         "format": FORMAT,
@@ -194,7 +194,7 @@ def season_json(season: SeasonDocument) -> dict[str, Any]:
 
 
 def _pending_by_party(season: SeasonDocument) -> dict[int, list[int]]:
-    """The numbers of each party's games that wait for an answer, by its position."""
+    """The numbers of each party's pending games, by its position."""
     pending: dict[int, list[int]] = {n: [] for n in range(1, len(season.parties) + 1)}
     for number, game in sorted(season.pending):
         pending.setdefault(number, []).append(game)
@@ -221,7 +221,7 @@ def _compact(value: Any) -> str:
 
 def season_results(season: SeasonDocument) -> tuple[list[GameResult], list[str]]:
     """Every closed game the season counts in playing order (a season of confirmed games
-    leaves out those that wait for an answer), and every player named."""
+    leaves out the pending ones), and every player named."""
     games: list[GameResult] = []
     players: dict[str, None] = {}
     errors: list[str] = []

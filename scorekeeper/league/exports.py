@@ -61,9 +61,9 @@ def write_standings(
 ) -> None:
     """The standings as CSV: the headings, then a line per player in the standings' order
     (an unranked player has an empty rank). ``pending`` (a season of the database: each
-    player's games that wait for an answer, by name) adds a last column, "Pending",
-    empty where it is not known (a closed season); a season document has no answers, so
-    its CSV has no such column."""
+    player's pending games, by name) adds a last column, "Pending", empty where it is not
+    known (a closed season); a season document has no confirmations, so its CSV has no
+    such column."""
     writer = csv_writer(out, lineterminator)
     headings = [str(STANDINGS_COLUMNS[column.key]) for column in STANDINGS_CSV]
     if pending is not None:
@@ -78,8 +78,8 @@ def standings_rows(
     for line in table.lines:
         row = [figure_text(column, column.read(line, None)) for column in STANDINGS_CSV]
         if pending is not None:
-            waiting = pending.get(line.player)
-            row.append("" if waiting is None else number_text(waiting))
+            games = pending.get(line.player)
+            row.append("" if games is None else number_text(games))
         yield row
 
 

@@ -153,7 +153,7 @@ class Book:
     the same, or (a season that counts only confirmed games) those of the games that no
     asked player has left unconfirmed. The hand statistics (``stats``) count the hands
     of every partie of the book (``parties``); where only confirmed games count, of the
-    parties none of whose closed games waits for an answer (a partie's hands are kept
+    parties none of whose closed games is pending (a partie's hands are kept
     whole, not game by game: a hand of Hollywood scores in three games)."""
 
     owner: Season | Club
@@ -174,7 +174,7 @@ class Book:
 
 def _pending(game: str = "game_id") -> Q:
     """The condition on a row (``game``: its game's key) that its game is pending: some
-    player asked to confirm it has not (not answered yet, or disputed it)."""
+    player asked to confirm it has not (his confirmation pending, or disputed)."""
     return Q(**{f"{game}__in": ResultConfirmation.pending_games()})
 
 
@@ -185,7 +185,7 @@ def _confirmed(game: str = "game_id") -> Q:
 
 
 def _confirmed_parties() -> Q:
-    """A row whose partie has no closed game that waits for an answer."""
+    """A row whose partie has no pending closed game."""
     return ~Q(partie_id__in=ClosedGame.objects.filter(_pending("pk")).values("partie_id"))
 
 
@@ -353,8 +353,8 @@ class Counted(NamedTuple):
 def book_standings(book: Book) -> Counted:
     """The book's lines in the order of RULES.md §11, with those listed without a
     counted game (a season that counts only confirmed games lists a player whose games
-    all wait for an answer so too); every listed player's id by name; and each one's
-    games that wait for an answer."""
+    are all pending so too); every listed player's id by name; and each one's pending
+    games."""
     figures = _book_lines(book)
     lines = {pk: line for pk, (line, _pending) in figures.items()}
     pending = {pk: n for pk, (_line, n) in figures.items() if n}
@@ -416,20 +416,20 @@ def meetings(
     winners = book.results.filter(won=True).annotate(
         lost=FilteredRelation("game__results", condition=Q(game__results__won=False))
     )
-    lines = book.settlements
+    settlements = book.settlements
     if players is not None:
         players = list(players)
         winners = winners.filter(player_id__in=players, lost__player_id__in=players)
-        lines = lines.filter(payer_id__in=players, payee_id__in=players)
+        settlements = settlements.filter(payer_id__in=players, payee_id__in=players)
     if of is not None:  # from his games: a few of the club's thousands
         his = book.results.filter(player_id=of).values("game_id")
         winners = winners.filter(game_id__in=his).filter(Q(player_id=of) | Q(lost__player_id=of))
-        lines = lines.filter(game_id__in=his).filter(Q(payer_id=of) | Q(payee_id=of))
+        settlements = settlements.filter(game_id__in=his).filter(Q(payer_id=of) | Q(payee_id=of))
     wins = winners.values("player_id", "lost__player_id").annotate(n=Count("pk")).order_by()
     for row in wins:
         between(row["player_id"], row["lost__player_id"])[0] += row["n"]
         between(row["lost__player_id"], row["player_id"])[1] += row["n"]
-    net = lines.values("payer_id", "payee_id").annotate(points=Sum("points")).order_by()
+    net = settlements.values("payer_id", "payee_id").annotate(points=Sum("points")).order_by()
     for row in net:
         between(row["payee_id"], row["payer_id"])[2] += row["points"]
         between(row["payer_id"], row["payee_id"])[2] -= row["points"]
@@ -589,13 +589,13 @@ class SeasonTable:
 
     @property
     def pending(self) -> bool:
-        """Whether a listed player has a game that waits for an answer."""
+        """Whether a listed player has a pending game."""
         return any(row.pending for row in self._rows)
 
     @property
     def pending_counts(self) -> dict[str, int | None]:
-        """Each played player's games that wait for an answer, by name, for the CSV; a
-        closed season's final standings do not follow the answers: none known (None)."""
+        """Each played player's pending games, by name, for the CSV; a closed season's
+        final standings do not follow the confirmations: none known (None)."""
         if self.close is not None:
             return {row.line.player: None for row in self._ranked}
         return {row.line.player: row.pending for row in self._ranked}
@@ -603,7 +603,7 @@ class SeasonTable:
     @property
     def without_games(self) -> list[str]:
         """The season's players with no counted game yet (a partie of theirs runs, or
-        they are on its list, or their games wait for an answer), by name: one line under
+        they are on its list, or their games are pending), by name: one line under
         the table, not rows of zeros; a player with games pending says how many ("Ben (1
         pending)")."""
         pending = {row.line.player: row.pending for row in self._rows if not row.line.games}
@@ -722,8 +722,8 @@ def season_lines(player: Player, seasons: Iterable[Season]) -> dict[int, engine.
     listed), with the default rating, as each season's page shows it: the page ranks the
     players with a counted game among themselves (``engine.league.played``), so a player
     without one is listed without a rank and ranks no one below him; a closed season's
-    final line. As many queries for one season as for twenty (one more for each season
-    where he is level with others on every key)."""
+    final line. As many queries for one season as for twenty (two more where he is level
+    with others on the first three keys in any of them)."""
     seasons = list(seasons)
     lines: dict[int, engine.league.Line | None] = {}
     closed = [season for season in seasons if season.closed_at is not None]
@@ -750,10 +750,11 @@ def season_lines(player: Player, seasons: Iterable[Season]) -> dict[int, engine.
         else:  # seated at a table with no closed game yet: listed, no line
             lines[pk] = engine.league.Line(None, player.name) if pk in listed else None
     ahead = _union({pk: _rank_counts(books[pk], line) for pk, line in ranked.items()})
+    level = {pk: line for pk, line in ranked.items() if ahead[pk][2] > 1}
+    behind = _tie_breaks(books, level, player.pk)
     for pk, line in ranked.items():
-        _key, above, level = ahead[pk]
-        rank = 1 + above + (_tie_break(books[pk], line, player.pk) if level > 1 else 0)
-        lines[pk] = line.ranked_as(rank)
+        _key, above, _level = ahead[pk]
+        lines[pk] = line.ranked_as(1 + above + behind.get(pk, 0))
     return lines
 
 
@@ -773,6 +774,12 @@ def _final_line(close: SeasonClose, player: Player) -> engine.league.Line | None
 def _union(parts: dict[int, QuerySet | tuple[str, list]]) -> dict[int, tuple]:
     """The one row of each part's query by its key, all read in one query (``UNION
     ALL``): a player's page asks the same of every season."""
+    return {key: rows[0] for key, rows in _union_rows(parts).items()}
+
+
+def _union_rows(parts: dict[int, QuerySet | tuple[str, list]]) -> dict[int, list[tuple]]:
+    """Every row of each part's query (its key first) by its key, all read in one query
+    (``UNION ALL``); a part without a row has no key."""
     if not parts:
         return {}
     statements, params = [], []
@@ -780,9 +787,12 @@ def _union(parts: dict[int, QuerySet | tuple[str, list]]) -> dict[int, tuple]:
         sql, part_params = part if isinstance(part, tuple) else part.query.sql_with_params()
         statements.append(f"SELECT %s, part.* FROM ({sql}) part")  # noqa: S608 (Django's SQL)
         params += [key, *part_params]
+    rows: dict[int, list[tuple]] = {}
     with connection.cursor() as cursor:
         cursor.execute(" UNION ALL ".join(statements), params)
-        return {row[0]: row for row in cursor.fetchall()}
+        for row in cursor.fetchall():
+            rows.setdefault(row[0], []).append(row)
+    return rows
 
 
 def _listed_query(book: Book, pk: int) -> QuerySet:
@@ -807,15 +817,36 @@ def _rank_counts(book: Book, line: engine.league.Line) -> tuple[str, list]:
     return statement, [*ahead, *params]
 
 
-def _tie_break(book: Book, line: engine.league.Line, pk: int) -> int:
-    """How many of the players level with him on every key are ahead of him on their
-    head-to-head (RULES.md §11)."""
-    ranked = _figures(book, book.played).filter(n_games__gte=max(book.min_games, 1))
-    level = Q(n_points=line.league_points, n_won=line.won, n_net=line.net_points)
-    ids = list(ranked.filter(level).values_list("player_id", flat=True))
-    names = dict(Player.objects.filter(pk__in=ids).values_list("pk", "name"))
-    among = _among(book, [frozenset(names.values())], {n: other for other, n in names.items()})
-    return sum(1 for name in names.values() if among[name] > among[names[pk]])
+def _tie_breaks(books: dict[int, Book], lines: dict[int, engine.league.Line], pk: int):
+    """In each book of ``lines`` (his line there, level with others on the first three
+    keys), how many of the players level with him are ahead of him on their head-to-head
+    (RULES.md §11, as ``_among`` counts it for the season's page): two queries for every
+    book at once, by book key."""
+    level = {}
+    for key, line in lines.items():
+        book = books[key]
+        ranked = _figures(book, book.played).filter(n_games__gte=max(book.min_games, 1))
+        same = Q(n_points=line.league_points, n_won=line.won, n_net=line.net_points)
+        level[key] = ranked.filter(same).values_list("player_id")
+    tied = {key: {row[1] for row in rows} for key, rows in _union_rows(level).items()}
+    pairs = {
+        key: books[key]
+        .settlements.filter(payer_id__in=ids, payee_id__in=ids)
+        .values("payer_id", "payee_id")
+        .annotate(points=Sum("points"))
+        .values_list("payer_id", "payee_id", "points")
+        .order_by()
+        for key, ids in tied.items()
+    }
+    among = {key: dict.fromkeys(ids, 0) for key, ids in tied.items()}
+    for key, rows in _union_rows(pairs).items():
+        for _key, payer, payee, points in rows:
+            among[key][payee] += points
+            among[key][payer] -= points
+    return {
+        key: sum(1 for other in points.values() if other > points[pk])
+        for key, points in among.items()
+    }
 
 
 # Closed seasons
@@ -967,7 +998,7 @@ def season_hands(season: Season):
 def season_document(season: Season) -> documents.SeasonDocument:
     """The season as a season document (FORMAT.md): its points, whether only confirmed
     games count, and each partie it counts as a game record, in playing order, with its
-    closed games that wait for an answer, so that ``standings FILE`` on it gives these
+    pending closed games, so that ``standings FILE`` on it gives these
     standings. A partie the engine cannot score any more raises ``Unscorable``."""
     counted = season_parties(season)
     parties = (
@@ -1008,7 +1039,6 @@ def board_season(club: Club, today: date) -> Season | None:
     room follows the season being played (or none)."""
     games = ClosedGame.objects.filter(club_id=club.pk)
     assigned = Assignment.objects.filter(partie__club_id=club.pk)
-    answers = ResultConfirmation.objects.filter(game__club_id=club.pk)
     changes = ResultsChange.objects.filter(club_id=club.pk)
     due = ResultsChange.due().filter(club_id=club.pk)
     players = Player.objects.filter(club_id=club.pk).order_by()
@@ -1026,8 +1056,6 @@ def board_season(club: Club, today: date) -> Season | None:
             games_count=_aggregate(games, "COUNT"),
             assigned_newest=_aggregate(assigned, "MAX"),
             assigned_count=_aggregate(assigned, "COUNT"),
-            answers_newest=_aggregate(answers, "MAX"),
-            answers_count=_aggregate(answers, "COUNT"),
         )
         .order_by("-starts_on", "-pk")
         .first()
@@ -1042,36 +1070,36 @@ def _aggregate(rows: QuerySet, function: str) -> Subquery:
 
 def standings_version(season: Season | None) -> tuple:
     """What the season's standings are counted from, read with it (``board_season``): the
-    season's own fields, and the newest key and number of the club's closed games, of
-    its parties assigned to a season and of its players' answers to the games. Every
-    change to a game gives it new keys or fewer rows (table/services/results.py), as
-    every assignment does (services) and every answer or unlock
-    (table/services/confirmations.py), so a change to the standings changes this; no
-    counter is kept for it. The club's newest ``ResultsChange`` and how many are due
-    change it too: when the worker's ratings land, the board shows them; and the last
-    change of any of its players' rows (``Player.changed_at``): a new name shows."""
+    season's own fields, and the newest key and number of the club's closed games and of
+    its parties assigned to a season. Every change to a game gives it new keys or fewer
+    rows (table/services/results.py), as every assignment does (services), so a change to
+    the standings changes this; no counter is kept for it. The club's newest
+    ``ResultsChange`` and how many are due change it too: every confirmation given, taken
+    back, decided or unlocked writes one (table/services/confirmations.py), so the
+    pending marks follow, and when the worker's ratings land the board shows them; and
+    the last change of any of its players' rows (``Player.changed_at``): a new name
+    shows."""
     if season is None:
         return ()
     fields = tuple(getattr(season, field.attname) for field in Season._meta.concrete_fields)
     counted = (season.games_newest, season.games_count)
-    answers = (season.answers_newest, season.answers_count)
     # The worker's work: a change written, and its ratings landed (league.outbox).
     rated = (season.changes_newest, season.changes_due)
     assigned = (season.assigned_newest, season.assigned_count)
-    return (*fields, counted, assigned, answers, rated, season.players_changed)
+    return (*fields, counted, assigned, rated, season.players_changed)
 
 
 class SeasonTop(NamedTuple):
     """The top of a season's table on the club's board: its first lines, each with the
-    player's games that wait for an answer (0: none), and the season's games that wait
-    for one and so count not yet (a season that counts only confirmed games; else 0)."""
+    player's pending games (0: none), and the season's pending games, which count not
+    yet (a season that counts only confirmed games; else 0)."""
 
     lines: list[tuple[engine.league.Line, int]]
     pending: int = 0
 
     @property
     def marked(self) -> bool:
-        """Whether a line shown has games that wait for an answer."""
+        """Whether a line shown has pending games."""
         return any(pending for _line, pending in self.lines)
 
 

@@ -39,11 +39,11 @@ class StandingsLine:
     rank: int | None  # None: fewer counted games than the season asks (printed "–")
     player: str
     figures: tuple[league.Figure, ...]
-    pending: int = 0  # his games waiting for a player's answer (printed beside his name)
+    pending: int = 0  # his pending games (printed beside his name)
 
     @property
     def name(self) -> str:
-        """The player as his cell prints him: "Ben (1 pending)" while games wait."""
+        """The player as his cell prints him: "Ben (1 pending)" while games are pending."""
         return pending_text(self.player, self.pending) if self.pending else self.player
 
 
@@ -70,7 +70,7 @@ class StandingsSheet:
     lines: tuple[StandingsLine, ...]  # in the standings' order
     matrix: tuple[tuple[Meeting | None, ...], ...]  # players × players; None: never met
     note: str | None = None  # why some players have no rank
-    # What "pending" means, where a line has games waiting for an answer (None: none has;
+    # What "pending" means, where a line has pending games (None: none has;
     # the sheet then prints as it did before the players confirmed their games).
     pending_note: str | None = None
 
@@ -96,7 +96,7 @@ NOTICEBOARD_LINE = tuple(
 
 class PlayerRow(Protocol):
     """A player's row of the season's table: his line, his hands (None: none known) and
-    his games that wait for a player's answer."""
+    his pending games."""
 
     @property
     def line(self) -> league.Line: ...
@@ -128,9 +128,9 @@ def standings_sheet(
 ) -> StandingsSheet:
     """The standings of a season to print: a line per player in the standings' order, in
     ``columns`` ("player" among them; by default the full standings with the hands), and
-    the head-to-head. A player with games waiting for an answer is marked ("Ben (1
-    pending)"), and ``pending_note`` says under the table what that means; with none
-    waiting, neither is printed.
+    the head-to-head. A player with pending games is marked ("Ben (1 pending)"), and
+    ``pending_note`` says under the table what that means; with none pending, neither is
+    printed.
 
     >>> from decimal import Decimal
     >>> from types import SimpleNamespace as Row

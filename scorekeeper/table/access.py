@@ -6,15 +6,15 @@ A player scores his own table: a member of the club seated at a partie through t
 player linked to his account enters, corrects and deletes its hands and undoes their
 deletion, whatever his role (``partie_to_score``; ``partie.may_score`` tells a page
 whether to offer it). Everything else about a partie (its rules, its deletion, its share
-link, its season) stays with the club's scorers. He answers its games as any player
-linked to an account does (``views.confirmations``).
+link, its season) stays with the club's scorers. He confirms its games' results as any
+player linked to an account does (``views.confirmations``).
 
 What is a user's own stays his to read when he is no longer a member of the club (he
 was removed, or left, and may still owe money): a partie where the player linked to his
 account sat, an evening where that player sat or has a payment, and that player's page.
-He reads them as a member does; anything more is a 403, answering a game's result
+He reads them as a member does; anything more is a 403, confirming a game's result
 included (``thing.is_member`` is False: ``views.confirmations.game_confirmation`` refuses, and the
-service asks his membership again, ``confirmations.answer_refusal``).
+service asks his membership again, ``confirmations.confirmation_refusal``).
 """
 
 from __future__ import annotations

@@ -188,7 +188,7 @@ class PartieStatsAdmin(WrittenByServices, admin.ModelAdmin):
 
 @admin.register(ResultConfirmation)
 class ResultConfirmationAdmin(WrittenByServices, admin.ModelAdmin):
-    """The players' answers: given by each player on his games' pages, decided or
+    """The players' confirmations: given by each player on his games' pages, decided or
     unlocked by the club's owner there (services.confirmations), so that the partie's
     trail keeps them."""
 

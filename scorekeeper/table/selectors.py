@@ -147,9 +147,9 @@ class Sheet:
 
     @property
     def has_closed_game(self) -> bool:
-        """Some game of it is over: only a closed game has a result to answer
+        """Some game of it is over: only a closed game has a result to confirm
         (``ClosedGame``, written from the same replay), so until then its page needs no
-        query for the answers."""
+        query for the confirmations."""
         return any(game.tally.closed for game in self.games)
 
     @property
@@ -530,17 +530,17 @@ def held_games(evening: Evening, parties: list[Partie]) -> list[HeldGame]:
     """The games of these parties (the evening's) that hold its settle-up back, in the
     parties' order: every disputed one, and where the evening settles confirmed games
     only, every one some asked player has not confirmed (``ResultConfirmation``)."""
-    open_answers = ResultConfirmation.objects.filter(
+    unsettled = ResultConfirmation.objects.filter(
         game__partie__in=[partie.pk for partie in parties]
     ).exclude(state__in=ResultConfirmation.SETTLED)
     if not evening.confirmed_games_only:
-        open_answers = open_answers.filter(state=Answer.DISPUTED)
+        unsettled = unsettled.filter(state=State.DISPUTED)
     disputed: dict[tuple[int, int], bool] = {}
-    for partie_id, number, state in open_answers.values_list(
+    for partie_id, number, state in unsettled.values_list(
         "game__partie_id", "game__number", "state"
     ):
         key = (partie_id, number)
-        disputed[key] = disputed.get(key, False) or state == Answer.DISPUTED
+        disputed[key] = disputed.get(key, False) or state == State.DISPUTED
     by_pk = {partie.pk: partie for partie in parties}
     order = {partie.pk: place for place, partie in enumerate(parties)}
     return [
@@ -720,16 +720,16 @@ def player_merges(club_id: int, keep: Player | None = None, last: int = 10) -> l
 
 # Results confirmed by the players (services/confirmations.py)
 
-Answer = ResultConfirmation.State
+State = ResultConfirmation.State
 
 
 @dataclass(frozen=True)
 class GameConfirmations:
-    """A closed game with its players' results and the answers asked of them."""
+    """A closed game with its players' results and the confirmations asked of them."""
 
     game: ClosedGame  # its partie and club loaded
     results: list[PlayerResult]  # best side first, their players loaded
-    answers: list[ResultConfirmation]  # by player's name, players and who answered loaded
+    confirmations: list[ResultConfirmation]  # by player's name, players and ``by`` loaded
 
     @property
     def partie(self) -> Partie:
@@ -750,130 +750,131 @@ class GameConfirmations:
         """Every asked player confirmed it (or the owner decided its disputes): no change
         may alter it (the owner unlocks)."""
         settled = ResultConfirmation.SETTLED
-        return bool(self.answers) and all(a.state in settled for a in self.answers)
+        return bool(self.confirmations) and all(c.state in settled for c in self.confirmations)
 
     @property
     def is_disputed(self) -> bool:
-        return any(a.state == Answer.DISPUTED for a in self.answers)
+        return any(c.state == State.DISPUTED for c in self.confirmations)
 
     @property
     def is_decided(self) -> bool:
         """The owner decided a dispute of it (the result stands)."""
-        return any(a.state == Answer.DECIDED for a in self.answers)
+        return any(c.state == State.DECIDED for c in self.confirmations)
 
     @property
     def is_pending(self) -> bool:
-        """Some asked player has not confirmed it yet (not answered, or disputed and not
-        decided by the owner)."""
-        return any(a.state not in ResultConfirmation.SETTLED for a in self.answers)
+        """Some asked player has not confirmed it yet (his confirmation pending, or
+        disputed and not decided by the owner)."""
+        return any(c.state not in ResultConfirmation.SETTLED for c in self.confirmations)
 
-    def answer_of(self, user) -> ResultConfirmation | None:
+    def confirmation_of(self, user) -> ResultConfirmation | None:
         """What the player linked to the user's account was asked, if anything."""
-        return next((a for a in self.answers if a.player.user_id == user.pk), None)
+        return next((c for c in self.confirmations if c.player.user_id == user.pk), None)
 
 
-def _games_with_answers(games: QuerySet[ClosedGame]) -> list[GameConfirmations]:
-    """The games with their results and answers, in three queries."""
+def _games_with_confirmations(games: QuerySet[ClosedGame]) -> list[GameConfirmations]:
+    """The games with their results and confirmations, in three queries."""
     results = Prefetch(
         "results", queryset=PlayerResult.objects.select_related("player").order_by("side", "pk")
     )
-    answers = Prefetch(
+    confirmations = Prefetch(
         "confirmations",
         queryset=ResultConfirmation.objects.select_related("player", "by").order_by(
             "player__name", "pk"
         ),
     )
-    rows = games.select_related("partie__club").prefetch_related(results, answers)
+    rows = games.select_related("partie__club").prefetch_related(results, confirmations)
     return [
         GameConfirmations(game, list(game.results.all()), list(game.confirmations.all()))
         for game in rows
     ]
 
 
-def unanswerable(game: ClosedGame) -> list[ResultConfirmation]:
-    """The game's questions nobody can answer, by player's name: not answered yet, and
-    the player linked to no account, or to one no longer a member of the club. Only the
-    owner's decision settles them (``confirmations.game_decide``)."""
+def orphaned_confirmations(game: ClosedGame) -> list[ResultConfirmation]:
+    """The game's pending confirmations nobody can give, by player's name: the player
+    linked to no account, or to one no longer a member of the club. Only the owner's
+    decision settles them (``confirmations.game_decide``)."""
     member = Membership.objects.filter(club_id=game.club_id, user_id=OuterRef("player__user_id"))
-    pending = ResultConfirmation.objects.filter(game=game, state=Answer.PENDING)
+    pending = ResultConfirmation.objects.filter(game=game, state=State.PENDING)
     orphaned = pending.filter(Q(player__user__isnull=True) | ~Exists(member))
     return list(orphaned.select_related("player").order_by("player__name", "pk"))
 
 
 def partie_confirmations(partie: Partie) -> list[GameConfirmations]:
-    """The partie's closed games that asked for answers, in order, with them."""
+    """The partie's closed games that asked for confirmations, in order, with them."""
     asked = ResultConfirmation.objects.filter(game=OuterRef("pk"))
     games = ClosedGame.objects.filter(Exists(asked), partie=partie)
-    return _games_with_answers(games.order_by("number"))
+    return _games_with_confirmations(games.order_by("number"))
 
 
 def game_confirmations(partie: Partie, number: int) -> GameConfirmations | None:
-    """One closed game of the partie, with its results and answers; None: not closed."""
-    games = _games_with_answers(ClosedGame.objects.filter(partie=partie, number=number))
+    """One closed game of the partie, with its results and confirmations; None: not
+    closed."""
+    games = _games_with_confirmations(ClosedGame.objects.filter(partie=partie, number=number))
     return games[0] if games else None
 
 
 def games_to_confirm(user) -> list[GameConfirmations]:
     """The games whose results the players linked to his account are asked to confirm
-    and have not confirmed yet (not answered, or disputed), newest first: only those he
-    may answer (``confirmations.answer_refusal``), in a club he is a member of, and
+    and have not confirmed yet (pending, or disputed), newest first: only those he may
+    confirm (``confirmations.confirmation_refusal``), in a club he is a member of, and
     no dispute given from another account."""
     mine = ResultConfirmation.objects.filter(
-        _may_answer(user), game=OuterRef("pk"), state__in=[Answer.PENDING, Answer.DISPUTED]
+        _confirmable_by(user), game=OuterRef("pk"), state__in=[State.PENDING, State.DISPUTED]
     )
     games = ClosedGame.objects.filter(Exists(mine), partie__club__deleted_at=None)
-    return _games_with_answers(games.order_by("-started_at", "-partie_id", "-number"))
+    return _games_with_confirmations(games.order_by("-started_at", "-partie_id", "-number"))
 
 
-def _may_answer(user) -> Q:
-    """An answer the user may give or change: his player's, in a club he is a member
-    of, not answered yet or answered from his account."""
+def _confirmable_by(user) -> Q:
+    """A confirmation the user may give or change: his player's, in a club he is a
+    member of, pending or given from his account."""
     return Q(player__user=user, game__club__in=clubs_of(user)) & (
-        Q(state=Answer.PENDING) | Q(by=user)
+        Q(state=State.PENDING) | Q(by=user)
     )
 
 
 def disputed_games_for(user) -> list[GameConfirmations]:
     """The disputed games of the clubs where he scores: what he is to look at, newest
     first."""
-    disputed = ResultConfirmation.objects.filter(game=OuterRef("pk"), state=Answer.DISPUTED)
+    disputed = ResultConfirmation.objects.filter(game=OuterRef("pk"), state=State.DISPUTED)
     games = ClosedGame.objects.filter(
         Exists(disputed), club__in=clubs_of(user, need=Role.SCORER), club__deleted_at=None
     )
-    return _games_with_answers(games.order_by("-started_at", "-partie_id", "-number"))
+    return _games_with_confirmations(games.order_by("-started_at", "-partie_id", "-number"))
 
 
 @dataclass(frozen=True)
-class AnswerNotice:
+class ConfirmationNotice:
     """What the header tells a user on every page: the games he is asked to confirm, the
     disputed games of the clubs where he scores, and (an owner) the account changes of
-    players with answers he has not marked as seen."""
+    players with confirmations he has not marked as seen."""
 
-    to_answer: int = 0
+    to_confirm: int = 0
     disputed: int = 0
     accounts: int = 0
 
 
-def answer_notice(user) -> AnswerNotice:
+def confirmation_notice(user) -> ConfirmationNotice:
     """The header's notice, in one query: three counts, each a scalar subquery. Every
     page asks it: its SQL is written once per database and run with the user's id
     (``prepared.ForUser``)."""
     if not user.is_authenticated:
-        return AnswerNotice()
+        return ConfirmationNotice()
     counts = _NOTICE.first(user)
-    return AnswerNotice(**counts) if counts else AnswerNotice()
+    return ConfirmationNotice(**counts) if counts else ConfirmationNotice()
 
 
 def _notice_counts(user) -> QuerySet:
     """The notice's counts, as the ORM builds them for the user: one row."""
     live = ResultConfirmation.objects.filter(game__club__deleted_at=None)
-    asked = live.filter(_may_answer(user), state=Answer.PENDING)
-    disputed = live.filter(state=Answer.DISPUTED, game__club__in=clubs_of(user, need=Role.SCORER))
+    asked = live.filter(_confirmable_by(user), state=State.PENDING)
+    disputed = live.filter(state=State.DISPUTED, game__club__in=clubs_of(user, need=Role.SCORER))
     return (
         get_user_model()
         .objects.filter(pk=user.pk)
         .values(
-            to_answer=_count(asked),
+            to_confirm=_count(asked),
             disputed=_count(disputed, "game_id"),
             accounts=_count(account_changes_for(user)),
         )
@@ -896,7 +897,7 @@ def _count(rows: QuerySet, of: str = "pk") -> Subquery:
 
 
 def account_changes_for(user) -> QuerySet[HandChange]:
-    """The account changes of players with answers (``HandChange.Action.ACCOUNT``) in
+    """The account changes of players with confirmations (``HandChange.Action.ACCOUNT``) in
     the clubs the user owns, made by someone else and after the newest he marked as
     seen (``confirmations.account_changes_seen``), newest first."""
     seen = AccountChangesSeen.objects.filter(user_id=user.pk).values("upto")

@@ -171,7 +171,7 @@ def test_three_rounds_in_long_names_keep_to_the_scale_and_cut_no_name_with_room(
     club: Club,  # noqa: F811
     season: Season,
 ):
-    # Jonas answers for his games: until he confirms them, the standings mark them.
+    # Jonas confirms his games: until he does, the standings mark them pending.
     jonas = services.player_add(club=club, name="Jonas Weber", owner=owner)
     services.player_link(player=jonas, user=User.objects.get(username="bar"))
     league_night(owner, club, season, THREE_ROUNDS)

@@ -98,11 +98,11 @@ def test_the_opponent_confirms_on_his_phone_what_the_scorer_recorded_on_his(
     expect(status(scorer)).to_contain_text("Anna won")
     ben = phone(open_context, log_in, "ben")
     ben.goto("/")
-    notice = ben.locator(".answer-notice")
+    notice = ben.locator(".confirmation-notice")
     expect(notice).to_have_text("1 game to confirm")
     with ben.expect_navigation():  # to its load: htmx wires the buttons up by then
         notice.get_by_role("link").click()
-    item = ben.locator("#to-answer li").filter(has_text="Anna – Ben")
+    item = ben.locator("#to-confirm li").filter(has_text="Anna – Ben")
     expect(item).to_contain_text("Anna won.")
     expect(item).to_contain_text("Ben: … not answered yet")
     no_sideways_scroll(ben)
@@ -110,21 +110,21 @@ def test_the_opponent_confirms_on_his_phone_what_the_scorer_recorded_on_his(
 
     item.get_by_role("button", name="Confirm the result").click()
 
-    expect(ben.locator("#to-answer")).to_contain_text("Result confirmed: thank you.")
-    expect(ben.locator("#to-answer")).to_contain_text("Nothing left to confirm.")
+    expect(ben.locator("#to-confirm")).to_contain_text("Result confirmed: thank you.")
+    expect(ben.locator("#to-confirm")).to_contain_text("Nothing left to confirm.")
     assert ben.evaluate("window.marker") == 1, "the list was not swapped in place"
     game = ClosedGame.objects.get(partie=partie)
-    answers = dict(game.confirmations.values_list("player__name", "state"))
-    assert answers == {"Anna": "pending", "Ben": "confirmed"}
+    states = dict(game.confirmations.values_list("player__name", "state"))
+    assert states == {"Anna": "pending", "Ben": "confirmed"}
 
-    # The scorer plays too: his next page asks him, and his answer locks the game.
+    # The scorer plays too: his next page asks him, and his confirmation locks the game.
     scorer.goto(reverse("home"))
-    scorer.locator(".answer-notice").get_by_role("link").click()
-    scorer.locator("#to-answer").get_by_role("link", name="The hands · dispute").click()
+    scorer.locator(".confirmation-notice").get_by_role("link").click()
+    scorer.locator("#to-confirm").get_by_role("link", name="The hands · dispute").click()
     expect(scorer.locator("table.sheet tbody tr")).to_have_count(2)  # the game's hands
     scorer.get_by_role("button", name="Confirm the result").click()
     expect(scorer.locator(".locked")).to_have_text("Confirmed by every player: the game is locked.")
-    expect(scorer.locator(".answer-notice")).to_have_count(0)
+    expect(scorer.locator(".confirmation-notice")).to_have_count(0)
     states = set(game.confirmations.values_list("state", flat=True))
     assert states == {ResultConfirmation.State.CONFIRMED}
 
@@ -143,12 +143,14 @@ def test_a_dispute_on_the_phone_shows_the_scorer_the_game_with_its_note(
     expect(ben.locator(".messages")).to_contain_text("Result disputed")
     scorer = phone(open_context, log_in, owner.username)
     scorer.goto("/")
-    expect(scorer.locator(".answer-notice")).to_contain_text("1 disputed game to look at")
-    scorer.locator(".answer-notice").get_by_role("link", name="1 disputed game to look at").click()
+    expect(scorer.locator(".confirmation-notice")).to_contain_text("1 disputed game to look at")
+    scorer.locator(".confirmation-notice").get_by_role(
+        "link", name="1 disputed game to look at"
+    ).click()
     disputed = scorer.locator("#disputed")
     expect(disputed).to_contain_text("Hand 1 was 5 against 17, not 27.")
     disputed.get_by_role("link", name="Anna – Ben").click()
-    expect(scorer.locator(".answer-disputed")).to_contain_text("Ben: ✗ disputed")
+    expect(scorer.locator(".confirmation-disputed")).to_contain_text("Ben: ✗ disputed")
     expect(scorer.locator("table.sheet")).to_contain_text("Anna 5 v 27")
 
 

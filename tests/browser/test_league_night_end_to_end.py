@@ -162,27 +162,27 @@ def test_a_league_night_from_the_organiser_to_the_archive(
     record(anna, 3, "gin", knocker="Anna", dd=10)  # 80 + 30: 110, Ben has none: a shutout
     expect(status(anna)).to_contain_text("Anna won")
     expect(card).to_contain_text("Over: Anna won")
-    # The game waits for its players' answers: the board's table counts it not yet.
+    # The game is pending: the board's table counts it not yet.
     expect(board.locator(".board-standings")).to_contain_text("No game of the season counted")
-    waiting = board.locator(".board-standings .waiting")
-    expect(waiting).to_have_text("1 game waits for its players to confirm it: not counted yet.")
+    pending = board.locator(".board-standings .pending-games")
+    expect(pending).to_have_text("1 game waits for its players to confirm it: not counted yet.")
 
     # Ben's next page tells him of the game; he confirms it from his games, in place.
     ben.reload()
     expect(status(ben)).to_contain_text("Anna won")
-    notice = ben.locator(".answer-notice")
+    notice = ben.locator(".confirmation-notice")
     expect(notice).to_have_text("1 game to confirm")
     notice.get_by_role("link").click()
-    item = ben.locator("#to-answer li").filter(has_text="Anna won.")
+    item = ben.locator("#to-confirm li").filter(has_text="Anna won.")
     expect(item.locator(".game-head")).to_contain_text(re.compile(r"(Anna – Ben|Ben – Anna)"))
     item.get_by_role("button", name="Confirm the result").click()
-    expect(ben.locator("#to-answer")).to_contain_text("Nothing left to confirm.")
+    expect(ben.locator("#to-confirm")).to_contain_text("Nothing left to confirm.")
 
     # Anna plays too: she confirms on the game's page, and the game is locked; its hands
     # offer no correction from now on, and their edit page says who unlocks it.
     anna.reload()
-    anna.locator("#answers").get_by_role("link", name="The result").click()
-    expect(anna.locator(".answer-confirmed")).to_have_text("Ben: ✓ confirmed")
+    anna.locator("#confirmations").get_by_role("link", name="The result").click()
+    expect(anna.locator(".confirmation-confirmed")).to_have_text("Ben: ✓ confirmed")
     anna.get_by_role("button", name="Confirm the result").click()
     expect(anna.locator(".locked")).to_have_text("Confirmed by every player: the game is locked.")
     anna.get_by_role("link", name="The partie's page", exact=True).click()
@@ -198,7 +198,7 @@ def test_a_league_night_from_the_organiser_to_the_archive(
     expect(row.nth(1)).to_have_text("1")  # games
     expect(row.nth(3)).to_have_text("3")  # a shutout win's league points
     expect(standings_row(board, "Ben").locator("td").nth(1)).to_have_text("1")
-    expect(waiting).to_have_count(0)
+    expect(pending).to_have_count(0)
     expect_same_page(board)
 
     # Ben reads the season's standings on his phone: Anna first; who has no counted game

@@ -151,7 +151,7 @@ def test_each_player_reads_his_table_his_game_and_its_dispute_by_mail_once_in_hi
         assert told["owner@gin.example"]["Subject"] == "Gin Club: Ben disputed a result"
         open_link(organiser, told["owner@gin.example"])
         expect(organiser).to_have_url(game_page)
-        expect(organiser.locator(".answer-disputed")).to_contain_text("Ben: ✗ disputed")
+        expect(organiser.locator(".confirmation-disputed")).to_contain_text("Ben: ✗ disputed")
 
         work()  # the worker again: nothing is sent twice
         assert len(inbox.mails) == 7

@@ -339,11 +339,11 @@ def test_a_club_of_members_runs_three_rounds_and_settles_the_night_s_money(
     # The loser of table 1 disputes the result on his phone.
     loser = members[next(name for name in fourth.players if name != fourth_scorer.name)]
     open_partie(loser, fourth)
-    loser.page.locator("#answers").get_by_role("link", name=loser.words["result"]).click()
+    loser.page.locator("#confirmations").get_by_role("link", name=loser.words["result"]).click()
     loser.page.locator("details.dispute > summary").click()
     loser.page.get_by_label(loser.words["note"]).fill("I had a run of four, not deadwood")
     loser.page.locator("details.dispute").get_by_role("button").click()
-    expect(loser.page.locator(".answer-disputed")).to_have_count(1)
+    expect(loser.page.locator(".confirmation-disputed")).to_have_count(1)
 
     # The board tells the room: round 3's running table first, rounds 2 and 1 folded
     # with their byes; and the owner's notice of the dispute stays on his own screen.
@@ -352,8 +352,8 @@ def test_a_club_of_members_runs_three_rounds_and_settles_the_night_s_money(
     expect(board.locator(".board-round.folded")).to_have_count(2)
     expect(board.locator(".board-round .byes")).to_have_count(3)
     organiser.reload()
-    expect(organiser.locator(".answer-notice")).to_contain_text("1 disputed game to look at")
-    expect(board.locator(".answer-notice")).to_have_count(0)
+    expect(organiser.locator(".confirmation-notice")).to_contain_text("1 disputed game to look at")
+    expect(board.locator(".confirmation-notice")).to_have_count(0)
     expect(board.locator("main")).not_to_contain_text("disputed")
     for name, size in (("1920", BAR), ("1280", SMALL_BAR)):
         board.set_viewport_size(size)
@@ -379,7 +379,7 @@ def test_a_club_of_members_runs_three_rounds_and_settles_the_night_s_money(
     organiser.locator("details.decide > summary").click()
     organiser.get_by_label("Why does the result stand?").fill("The run was not laid off")
     organiser.get_by_role("button", name="Decide: the result stands").click()
-    expect(organiser.locator(".answer-decided")).to_have_count(1)
+    expect(organiser.locator(".confirmation-decided")).to_have_count(1)
     organiser.goto(evening_page)
     expect(organiser.locator(".held-games")).to_have_count(0)
     settle.click()

@@ -93,22 +93,22 @@ def test_a_member_takes_back_a_confirmation_he_gave_by_mistake(
     ben = phone(open_context, log_in, "ben")
     ben.goto(reverse("my_games"))
     ben.evaluate("window.marker = 1")
-    answers = ben.locator("#to-answer")
+    to_confirm = ben.locator("#to-confirm")
 
-    answers.get_by_role("button", name="Confirm the result").click()
-    expect(answers).to_contain_text("Result confirmed: thank you.")
-    answers.get_by_role("button", name="Take back my confirmation").click()
+    to_confirm.get_by_role("button", name="Confirm the result").click()
+    expect(to_confirm).to_contain_text("Result confirmed: thank you.")
+    to_confirm.get_by_role("button", name="Take back my confirmation").click()
 
-    expect(answers).to_contain_text("Your confirmation is taken back")
-    expect(answers.get_by_role("button", name="Confirm the result")).to_be_visible()
+    expect(to_confirm).to_contain_text("Your confirmation is taken back")
+    expect(to_confirm.get_by_role("button", name="Confirm the result")).to_be_visible()
     assert ben.evaluate("window.marker") == 1, "the list was not swapped in place"
     assert game.confirmations.get(player__name="Ben").state == "pending"
     expect_no_sideways_scroll(ben)
 
-    # On the game's page: confirmed, and taken back there until Anna answers.
+    # On the game's page: confirmed, and taken back there until Anna confirms or disputes.
     ben.goto(reverse("game_detail", args=[partie.pk, 1]))
     ben.get_by_role("button", name="Confirm the result").click()
-    expect(ben.locator(".your-answer")).to_have_text("You have confirmed this result.")
+    expect(ben.locator(".your-confirmation")).to_have_text("You have confirmed this result.")
     ben.get_by_role("button", name="Take back my confirmation").click()
     expect(ben.locator(".messages")).to_contain_text("Your confirmation is taken back")
     expect(ben.get_by_role("button", name="Confirm the result")).to_be_visible()
@@ -170,13 +170,13 @@ def test_screenshots_of_the_seated_member_s_table_and_a_locked_hand(
         screenshot(page, f"seated/locked-hand-{language}-{width}")
         # Confirmed from My games by mistake: the notice offers to take it back.
         page.goto(reverse("my_games"))
-        page.locator("#to-answer").get_by_role("button").first.click()
-        taking_back = page.locator("#to-answer .notice button")
+        page.locator("#to-confirm").get_by_role("button").first.click()
+        taking_back = page.locator("#to-confirm .notice button")
         expect(taking_back).to_be_visible()
         assert list(problems(page, f"my games {language} {width}")) == []
         screenshot(page, f"seated/taken-back-{language}-{width}")
         taking_back.click()
-        expect(page.locator("#to-answer .notice button")).to_have_count(0)
+        expect(page.locator("#to-confirm .notice button")).to_have_count(0)
     assert asked.closed_games.get().confirmations.get(player__name=LONG).state == "pending"
     expect_console_error(console_errors, LOCKED)
 

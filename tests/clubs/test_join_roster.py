@@ -3,7 +3,7 @@ club's player of the same name whom nobody plays as yet, or adds a new player li
 it; where the name is only near a player's (a slip, another case, letters of another
 script) the person is asked whether he is that player or a new one. A player linked to
 another account is never taken, and the link is in the Changes list of the player's
-parties with answers, written in the transaction that makes the membership."""
+parties with confirmations, written in the transaction that makes the membership."""
 
 import threading
 
@@ -238,7 +238,7 @@ def test_someone_back_in_the_club_keeps_the_player_he_played_as(
 @pytest.fixture
 def asked(club: Club, owner: User, scorer: User, anna_weber: Player):
     """Anna Weber won a game against Ben while the scorer's account was linked to her by
-    mistake, since unlinked: she is asked to confirm it, and nobody can answer for her."""
+    mistake, since unlinked: she is asked to confirm it, and nobody can confirm for her."""
     services.player_link(player=anna_weber, user=scorer)
     partie = services.partie_start(
         owner=owner, club=club, names=["Anna Weber", "Ben"], rules=engine.preset("classic")
@@ -249,7 +249,7 @@ def asked(club: Club, owner: User, scorer: User, anna_weber: Player):
     return partie
 
 
-def test_the_link_is_in_the_changes_list_of_her_parties_with_answers(
+def test_the_link_is_in_the_changes_list_of_her_parties_with_confirmations(
     django_user_model, club, invitation, asked
 ):
     client = person(django_user_model, "anna.w", "Anna", "Weber")

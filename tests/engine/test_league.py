@@ -431,7 +431,7 @@ def test_a_season_document_writes_one_party_a_line():
     assert json.loads(dumps(parse_season({})))["parties"] == []
 
 
-# A season of confirmed games: the games that wait for an answer
+# A season of confirmed games: the pending games
 
 
 def match_season(**fields) -> dict:
@@ -446,7 +446,7 @@ def games_of(document: dict) -> list[tuple[str, int, int]]:
     ]
 
 
-def test_a_season_of_confirmed_games_leaves_out_the_games_that_wait_for_an_answer():
+def test_a_season_of_confirmed_games_leaves_out_the_pending_games():
     document = match_season(confirmed_games_only=True)
     document["parties"][0]["pending_games"] = [2]
 

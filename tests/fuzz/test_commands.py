@@ -81,7 +81,7 @@ def test_sheet_refuses_a_title_too_long_or_unprintable(title, tmp_path):
 
 
 def season_records() -> st.SearchStrategy[dict]:
-    """Mutated records as a season holds them, some naming games that wait for an answer."""
+    """Mutated records as a season holds them, some naming pending games."""
     pending = st.lists(extreme | st.integers(0, 4), max_size=3) | extreme
     return st.builds(
         lambda record, games: record if games is None else record | {"pending_games": games},

@@ -183,7 +183,7 @@ def disputed(club, owner, accounts, play):
     work()
 
 
-NOTICES = ("to confirm", "disputed game", "answer-notice")
+NOTICES = ("to confirm", "disputed game", "confirmation-notice")
 
 
 @pytest.mark.parametrize("who", ["owner", "Anna"])
@@ -192,7 +192,7 @@ def test_the_club_board_shows_no_ones_notices(client_owner, url, club, accounts,
     if who == "Anna":
         client.force_login(accounts["Anna"])
     elsewhere = client.get(reverse("club_detail", args=[club.slug])).content.decode()
-    assert "answer-notice" in elsewhere  # the notice is there to be left off
+    assert "confirmation-notice" in elsewhere  # the notice is there to be left off
 
     html = client.get(url).content.decode()
 
@@ -206,7 +206,7 @@ def test_the_shared_evening_board_shows_no_notices_to_whoever_is_logged_in(
         owner=owner, club=club, name="Club night", played_on=timezone.localdate()
     )
     share_services.evening_share(evening=evening)
-    assert "answer-notice" in client_owner.get(reverse("evening_list")).content.decode()
+    assert "confirmation-notice" in client_owner.get(reverse("evening_list")).content.decode()
 
     for url in (
         reverse("shared_evening_board", args=[evening.share_token]),

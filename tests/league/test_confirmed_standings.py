@@ -1,8 +1,8 @@
 """A season that counts only confirmed games, and the standings' pending marks: a game
 counts once every player asked (those linked to an account) has confirmed it; a game
-that asked nobody counts at once; the standings mark each player's games that wait for
-an answer, whether the season counts them or not, and so do their CSV, PDF and the club's
-board (which follows the answers); a season with none pending prints as it always did."""
+that asked nobody counts at once; the standings mark each player's pending games,
+whether the season counts them or not, and so do their CSV, PDF and the club's board
+(which follows the confirmations); a season with none pending prints as it always did."""
 
 import csv
 import io
@@ -69,7 +69,7 @@ def test_a_season_of_confirmed_games_counts_a_game_once_its_players_confirmed(
     assert selectors.season_table(season).without_games == ["Anna (1 pending)", "Ben (1 pending)"]
 
     confirm(partie, accounts["Anna"])
-    assert [row[1:] for row in rows(season) if row[0] == "Anna"] == [(0, 0, 1)]  # Ben to answer
+    assert [row[1:] for row in rows(season) if row[0] == "Anna"] == [(0, 0, 1)]  # Ben's is pending
 
     confirm(partie, accounts["Ben"])
     assert rows(season) == [
@@ -95,7 +95,7 @@ def test_a_season_of_confirmed_games_counts_the_hands_of_its_confirmed_games_alo
     assert hands() == {"Anna": (0, 0), "Ben": (0, 0), "Carl": (1, 1), "Dora": (1, 0)}
 
     confirm(partie, accounts["Anna"])
-    assert hands()["Anna"] == (0, 0)  # Ben has not answered
+    assert hands()["Anna"] == (0, 0)  # Ben's confirmation is pending
     confirm(partie, accounts["Ben"])
     assert hands() == {"Anna": (2, 1), "Ben": (2, 0), "Carl": (1, 1), "Dora": (1, 0)}
 
@@ -185,14 +185,14 @@ def test_the_season_form_and_the_next_season_keep_the_setting(club, client_owner
     assert spring.confirmed_games_only
 
 
-def test_an_answer_changes_the_boards_etag(play, season, accounts, club, client_owner):
+def test_a_confirmation_changes_the_boards_etag(play, season, accounts, club, client_owner):
     partie = play(["Anna", "Ben"], [G(90, knocker="Anna")])
     url = reverse("club_board", args=[club.slug])
     etag = client_owner.get(url)["ETag"]
 
     confirm(partie, accounts["Anna"])
-    after_answer = client_owner.get(url, headers={"If-None-Match": etag})
-    assert after_answer.status_code == 200 and after_answer["ETag"] != etag
+    after = client_owner.get(url, headers={"If-None-Match": etag})
+    assert after.status_code == 200 and after["ETag"] != etag
 
     confirm(partie, accounts["Ben"])  # locked now
     game = ClosedGame.objects.get(partie=partie)
@@ -200,6 +200,26 @@ def test_an_answer_changes_the_boards_etag(play, season, accounts, club, client_
     confirmations.game_unlock(game=game, user=club_owner(club))
     assert client_owner.get(url, headers={"If-None-Match": locked_etag}).status_code == 200
     assert client_owner.get(url, headers={"If-None-Match": locked_etag})["ETag"] != locked_etag
+
+
+def test_the_boards_etag_follows_a_confirmation_taken_back_and_a_dispute_decided(
+    play, season, accounts, club, client_owner
+):
+    """The rows change in place; the change's ``ResultsChange`` changes the ETag."""
+    partie = play(["Anna", "Ben"], [G(90, knocker="Anna")])
+    game = ClosedGame.objects.get(partie=partie)
+    url = reverse("club_board", args=[club.slug])
+    confirm(partie, accounts["Anna"])
+    etags = [client_owner.get(url)["ETag"]]
+
+    confirmations.result_withdraw(game=game, user=accounts["Anna"])
+    etags.append(client_owner.get(url, headers={"If-None-Match": etags[-1]})["ETag"])
+    confirmations.result_dispute(game=game, user=accounts["Ben"], note="I had gin")
+    etags.append(client_owner.get(url, headers={"If-None-Match": etags[-1]})["ETag"])
+    confirmations.game_decide(game=game, user=club_owner(club), reason="It stands")
+    etags.append(client_owner.get(url, headers={"If-None-Match": etags[-1]})["ETag"])
+
+    assert len(set(etags)) == 4
 
 
 # The downloads and the board mark what waits too

@@ -121,7 +121,7 @@ def test_a_disputed_game_holds_the_settle_up_back_with_a_word(night, owner, acco
 
 
 def test_an_unconfirmed_game_holds_back_only_a_season_of_confirmed_games(night, season, owner):
-    # Anna and Ben have not answered yet: that alone holds nothing back...
+    # Anna's and Ben's confirmations are pending: that alone holds nothing back...
     assert table_services.evening_settle(evening=night.evening)
     services.season_settings_change(season=season, confirmed_games_only=True)
     night.evening.refresh_from_db()

@@ -163,7 +163,7 @@ class ClubSeason(RuleBasedStateMachine):
             services.player_merge_undo(merge=self.merges.pop(), user=self.owner)
 
     @rule(game_at=st.integers(0, 50), name=st.sampled_from(ASKED), dispute=st.booleans())
-    def answer(self, game_at, name, dispute):
+    def confirm_or_dispute(self, game_at, name, dispute):
         game = self._game(game_at)
         if game is None:
             return

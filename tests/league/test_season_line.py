@@ -17,6 +17,7 @@ from scorekeeper.clubs.models import Role
 from scorekeeper.engine import Rating
 from scorekeeper.league import selectors
 from scorekeeper.league import services as league_services
+from scorekeeper.league.models import Season
 from scorekeeper.table import services
 from scorekeeper.table.models import ClosedGame, Player
 from scorekeeper.table.services import confirmations
@@ -151,6 +152,40 @@ def test_the_player_page_makes_as_many_queries_for_five_seasons_as_for_two(eveni
     assert five == two
     page = client.get(url).content.decode()
     assert all(name in page for name in ("Spring", "Summer", "Cup", "Winter", evening.name))
+
+
+def test_the_player_page_reads_the_tie_breaks_of_five_seasons_as_of_two(evening, owner, client):
+    """Ben, level with Anna on every key but their meeting (Anna won it), in every
+    season: the head-to-head of the players level with him is read for all his seasons
+    at once, and ranks him as each season's page does."""
+    client.force_login(owner)
+    ben = Player.objects.get(club=evening.league.club, name="Ben")
+    url = reverse("player_detail", args=[ben.pk])
+
+    def queries() -> int:
+        with CaptureQueriesContext(connection) as captured:
+            assert client.get(url).status_code == 200
+        return len(captured)
+
+    def season(name: str) -> None:
+        league_services.season_create(
+            league=evening.league, name=name, starts_on=evening.starts_on,
+            ends_on=evening.ends_on,
+        )  # fmt: skip
+        work()
+
+    season("Spring")
+    two = queries()
+    for name in ("Summer", "Cup", "Winter"):
+        season(name)
+    five = queries()
+
+    assert five == two
+    seasons = list(Season.objects.filter(league=evening.league))
+    lines = selectors.season_lines(ben, seasons)
+    for each in seasons:
+        page = {row.line.player: row.line.rank for row in selectors.season_table(each).played_rows}
+        assert lines[each.pk].rank == page["Ben"] == page["Anna"] + 1
 
 
 def season_rows(client, player):

@@ -26,8 +26,8 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def ben(club: Club, owner: User, django_user_model: type[User]) -> User:
-    """Ben, a member linked to his player: his games wait for his answer; Anna has no
-    account."""
+    """Ben, a member linked to his player: his games are pending until he confirms them;
+    Anna has no account."""
     user = django_user_model.objects.create_user("ben")
     join(club, user, Role.MEMBER)
     player = table_services.player_add(club=club, name="Ben", owner=owner)
@@ -68,7 +68,7 @@ def form_data(season: Season, **changes) -> dict:
 
 
 def test_the_standings_follow_a_change_of_points_and_of_confirmed_games_only(season, play, ben):
-    play(["Anna", "Ben"], [G(90, knocker="Anna")])  # a shutout win, Ben's answer pending
+    play(["Anna", "Ben"], [G(90, knocker="Anna")])  # a shutout win, Ben's confirmation pending
     assert lines(season) == [("Anna", 1, 3), ("Ben", 1, 0)]
 
     services.season_settings_change(season=season, points=LeaguePoints(2, 5, -1))

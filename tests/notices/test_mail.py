@@ -239,7 +239,9 @@ def test_a_member_removed_before_the_worker_sends_gets_nothing(
     assert not Delivery.objects.exists()
 
 
-def test_the_answers_tell_the_players_and_the_deciders(owner, addresses, inbox, accounts, play):
+def test_the_confirmations_tell_the_players_and_the_deciders(
+    owner, addresses, inbox, accounts, play
+):
     partie = play(["Anna", "Ben"], [K(5, 27, knocker="Anna"), G(90, knocker="Anna")])
     confirm_wanted = [(m["To"], m["Subject"]) for m in inbox.mails]
     assert sorted(confirm_wanted) == [
@@ -277,6 +279,28 @@ def test_the_answers_tell_the_players_and_the_deciders(owner, addresses, inbox, 
         ("anna@gin.example", "Gin Club: Your result was corrected"),
         ("ben@gin.example", "Gin Club: Your result was corrected"),
     ]
+
+
+def test_a_dispute_given_again_is_told_again_and_a_retried_one_is_not(
+    owner, addresses, inbox, accounts, play
+):
+    """Each dispute is an event of its own (its entry in the trail), though the player's
+    row is changed in place: a new note is told, the same tap sent twice once."""
+    partie = play(["Anna", "Ben"], [G(90, knocker="Anna")])
+    game = ClosedGame.objects.get(partie=partie)
+    work()
+    inbox.mails.clear()
+
+    confirmations.result_dispute(game=game, user=accounts["Ben"], note="I had gin")
+    confirmations.result_dispute(game=game, user=accounts["Ben"], note="I had gin")  # retried
+    work()
+    assert sorted(m["To"] for m in inbox.mails) == ["anna@gin.example", "owner@gin.example"]
+
+    confirmations.result_dispute(game=game, user=accounts["Ben"], note="Big gin, in fact")
+    work()
+    again = sorted(m["To"] for m in inbox.mails[2:])
+    assert again == ["anna@gin.example", "owner@gin.example"]
+    assert "Big gin, in fact" in inbox.mails[2].get_content()
 
 
 def test_a_closed_season_tells_each_player_his_final_place(

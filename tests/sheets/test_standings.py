@@ -241,7 +241,7 @@ PENDING = "Pending: games a player has not confirmed yet."
 
 
 def pending_sheet(waiting: dict[str, int], **options) -> StandingsSheet:
-    """The sheet of ``season()`` where the players named wait for answers to games."""
+    """The sheet of ``season()`` where the players named have pending games."""
     table = table_of(season(), STATS)
     for row in table.played_rows:
         row.pending = waiting.get(row.line.player, 0)

@@ -1,7 +1,7 @@
 """The pages of results both players confirm, for the cast: the two players (Anna and Ben,
 members linked to their players), the club's owner (its scorer), a member who did not
-play, an outsider. A game's page shows its result, the answers and its hands; *My games*
-lists what waits; every page's header says how many games wait."""
+play, an outsider. A game's page shows its result, the confirmations and its hands; *My
+games* lists the games to confirm; every page's header says how many there are."""
 
 # ruff: noqa: F811 (the fixtures of test_confirmations.py, imported, are named as arguments)
 
@@ -35,8 +35,8 @@ def game_url(partie: Partie, number: int = 1, what: str = "game_detail") -> str:
     return reverse(what, args=[partie.pk, number])
 
 
-def answer(client: Client, partie: Partie, answer="confirm", note="", **extra):
-    data = {"game": game_of(partie).pk, "answer": answer, "note": note, **extra}
+def post_confirmation(client: Client, partie: Partie, confirmation="confirm", note="", **extra):
+    data = {"game": game_of(partie).pk, "confirmation": confirmation, "note": note, **extra}
     return client.post(game_url(partie, what="game_confirmation"), data, **extra.pop("headers", {}))
 
 
@@ -80,7 +80,7 @@ def test_an_outsider_finds_no_game_and_a_running_partie_has_none(play, client_ou
 def test_confirming_on_the_games_page_comes_back_to_it_with_a_thank_you(play, anna):
     partie = play()
 
-    response = answer(logged_in(anna), partie)
+    response = post_confirmation(logged_in(anna), partie)
 
     assert response.status_code == 302 and response.url == game_url(partie)
     assert state(partie, "Anna") == State.CONFIRMED
@@ -91,12 +91,12 @@ def test_confirming_on_the_games_page_comes_back_to_it_with_a_thank_you(play, an
 def test_a_dispute_needs_a_note_and_the_scorer_reads_it_beside_the_hands(play, ben, client_owner):
     partie = play(hands=[K(5, 27, knocker="Anna"), G(90, knocker="Anna")])
 
-    empty = answer(logged_in(ben), partie, "dispute", "  ")
+    empty = post_confirmation(logged_in(ben), partie, "dispute", "  ")
     assert empty.status_code == 400
     assert "Say what is wrong with the result" in empty.content.decode()
     assert state(partie, "Ben") == State.PENDING
 
-    answer(logged_in(ben), partie, "dispute", "Hand 1 was 5 against 17")
+    post_confirmation(logged_in(ben), partie, "dispute", "Hand 1 was 5 against 17")
 
     page = client_owner.get(game_url(partie)).content.decode()
     assert state(partie, "Ben") == State.DISPUTED
@@ -104,27 +104,27 @@ def test_a_dispute_needs_a_note_and_the_scorer_reads_it_beside_the_hands(play, b
     assert "correct it on the partie" in page
     partie_page = client_owner.get(partie.get_absolute_url()).content.decode()
     assert "Results confirmed by the players" in partie_page
-    assert "Hand 1 was 5 against 17" in partie_page  # the answers and the trail
+    assert "Hand 1 was 5 against 17" in partie_page  # the confirmations and the trail
 
 
-def test_only_the_player_himself_answers_by_the_page(play, client_owner, club, member_of):
+def test_only_the_player_himself_confirms_by_the_page(play, client_owner, club, member_of):
     partie = play()
 
     for client in (client_owner, logged_in(member_of(club))):
-        assert answer(client, partie).status_code == 403
+        assert post_confirmation(client, partie).status_code == 403
 
     assert state(partie, "Anna") == State.PENDING
     assert state(partie, "Ben") == State.PENDING
 
 
-def test_an_answer_to_the_game_as_it_was_before_a_correction_is_refused(play, anna, owner):
+def test_a_confirmation_of_the_game_as_it_was_before_a_correction_is_refused(play, anna, owner):
     partie = play(hands=[K(5, 27, knocker="Anna"), G(90, knocker="Anna")])
     seen = game_of(partie).pk
     from scorekeeper.table import services
 
     services.hand_edit(partie=partie, number=1, hand=K(5, 17, knocker="Anna"), user=owner)
     response = logged_in(anna).post(
-        game_url(partie, what="game_confirmation"), {"game": seen, "answer": "confirm"}
+        game_url(partie, what="game_confirmation"), {"game": seen, "confirmation": "confirm"}
     )
 
     assert response.status_code == 400
@@ -138,10 +138,10 @@ def test_an_answer_to_the_game_as_it_was_before_a_correction_is_refused(play, an
 def test_a_player_takes_back_his_confirmation_on_the_games_page(play, anna):
     partie = play()
     client = logged_in(anna)
-    answer(client, partie)
+    post_confirmation(client, partie)
 
     page = client.get(game_url(partie)).content.decode()
-    response = answer(client, partie, "withdraw")
+    response = post_confirmation(client, partie, "withdraw")
 
     assert "Take back my confirmation" in page
     assert response.status_code == 302 and response.url == game_url(partie)
@@ -153,14 +153,14 @@ def test_a_player_takes_back_his_confirmation_on_the_games_page(play, anna):
     assert "confirmation taken back" in trail
 
 
-def test_once_the_other_player_answered_the_confirmation_stands(play, anna, ben):
+def test_once_the_other_player_disputed_the_confirmation_stands(play, anna, ben):
     partie = play()
-    answer(logged_in(anna), partie)
-    answer(logged_in(ben), partie, "dispute", "I won hand 1")
+    post_confirmation(logged_in(anna), partie)
+    post_confirmation(logged_in(ben), partie, "dispute", "I won hand 1")
     client = logged_in(anna)
 
     page = client.get(game_url(partie)).content.decode()
-    refused = answer(client, partie, "withdraw")
+    refused = post_confirmation(client, partie, "withdraw")
 
     assert "Take back my confirmation" not in page
     assert refused.status_code == 400
@@ -172,12 +172,14 @@ def test_a_confirmation_given_from_my_games_is_taken_back_there(play, anna):
     partie = play()
     client = logged_in(anna)
 
-    confirmed = answer(client, partie, next="list", headers=HTMX).content.decode()
+    confirmed = post_confirmation(client, partie, next="list", headers=HTMX).content.decode()
     assert "Take back my confirmation" in confirmed
-    taken_back = answer(client, partie, "withdraw", next="list", headers=HTMX).content.decode()
+    taken_back = post_confirmation(
+        client, partie, "withdraw", next="list", headers=HTMX
+    ).content.decode()
 
     assert "Your confirmation is taken back" in taken_back
-    assert "Confirm the result" in taken_back  # the game waits for his answer again
+    assert "Confirm the result" in taken_back  # the game's confirmation is pending again
     assert state(partie, "Anna") == State.PENDING
 
 
@@ -233,10 +235,10 @@ def test_my_games_lists_the_games_to_confirm_and_confirms_one_in_place(play, ann
     assert "Results to confirm" in page
     assert page.count("Confirm the result") == 2
 
-    response = answer(client, first, next="list", headers=HTMX)
+    response = post_confirmation(client, first, next="list", headers=HTMX)
 
     region = response.content.decode()
-    assert response.status_code == 200 and region.startswith('\n<section id="to-answer"')
+    assert response.status_code == 200 and region.startswith('\n<section id="to-confirm"')
     assert "Result confirmed: thank you." in region
     assert region.count("Confirm the result") == 1 and "Ben won." in region
     assert state(first, "Anna") == State.CONFIRMED and state(second, "Anna") == State.PENDING
@@ -246,9 +248,9 @@ def test_confirming_the_last_one_from_the_list_without_javascript(play, anna):
     partie = play()
     client = logged_in(anna)
 
-    response = answer(client, partie, next="list")
+    response = post_confirmation(client, partie, next="list")
 
-    assert response.status_code == 302 and response.url == reverse("my_games") + "#to-answer"
+    assert response.status_code == 302 and response.url == reverse("my_games") + "#to-confirm"
     page = client.get(response.url).content.decode()
     assert "Result confirmed: thank you." in page
     assert "Results to confirm" not in page
@@ -261,11 +263,11 @@ def test_every_page_tells_the_player_how_many_games_wait_for_him(play, anna):
 
     home = client.get(reverse("home")).content.decode()
     assert "2 games to confirm" in home
-    assert f'href="{reverse("my_games")}#to-answer"' in home
+    assert f'href="{reverse("my_games")}#to-confirm"' in home
     assert "games to confirm" not in client.get(reverse("my_games")).content.decode()
 
     for partie in Partie.objects.all():
-        answer(client, partie)
+        post_confirmation(client, partie)
     assert "to confirm" not in client.get(reverse("home")).content.decode()
 
 
@@ -273,7 +275,7 @@ def test_the_scorers_are_told_of_a_dispute_and_find_it_on_my_games(play, ben, cl
     partie = play()
     assert "disputed" not in client_owner.get(reverse("home")).content.decode()
 
-    answer(logged_in(ben), partie, "dispute", "I had gin")
+    post_confirmation(logged_in(ben), partie, "dispute", "I had gin")
 
     home = client_owner.get(reverse("home")).content.decode()
     assert "1 disputed game to look at" in home
@@ -283,13 +285,13 @@ def test_the_scorers_are_told_of_a_dispute_and_find_it_on_my_games(play, ben, cl
 
 
 def test_the_notice_is_one_query_and_only_on_a_full_page(play, anna, django_assert_num_queries):
-    from scorekeeper.table.selectors import answer_notice
+    from scorekeeper.table.selectors import confirmation_notice
 
     partie = play()
     with django_assert_num_queries(1):
-        notice = answer_notice(anna)
+        notice = confirmation_notice(anna)
 
-    assert (notice.to_answer, notice.disputed) == (1, 0)
+    assert (notice.to_confirm, notice.disputed) == (1, 0)
     region = logged_in(anna).get(partie.get_absolute_url(), **HTMX)
     assert region.status_code == 200 and "to confirm" not in region.content.decode()
 
@@ -329,13 +331,13 @@ def test_the_games_of_a_deleted_club_wait_no_more(play, anna, club, owner):
     club_services.club_delete(club=club)
 
     assert "to confirm" not in logged_in(anna).get(reverse("home")).content.decode()
-    assert ClosedGame.objects.count() == 1  # restorable, with its answers
+    assert ClosedGame.objects.count() == 1  # restorable, with its confirmations
 
 
 def test_the_changes_of_a_match_name_the_game_a_player_confirmed(play, anna):
     partie = play(hands=[G(90, knocker="Anna")], kind="match")  # game 1 of a best of three
 
-    answer(logged_in(anna), partie)
+    post_confirmation(logged_in(anna), partie)
 
     page = logged_in(anna).get(partie.get_absolute_url()).content.decode()
     trail = page[page.index('id="trail-list"') :]

@@ -84,7 +84,7 @@ def game_of(partie: Partie, number: int = 1) -> ClosedGame:
     return ClosedGame.objects.get(partie=partie, number=number)
 
 
-def answers(partie: Partie, number: int = 1) -> dict[str, str]:
+def states(partie: Partie, number: int = 1) -> dict[str, str]:
     rows = ResultConfirmation.objects.filter(game__partie=partie, game__number=number)
     return dict(rows.values_list("player__name", "state"))
 
@@ -105,28 +105,28 @@ def test_a_closed_game_asks_each_of_its_players_linked_to_an_account(play):
     partie = play(["Anna", "Carl"])
 
     assert ResultConfirmation.objects.filter(game__partie=running).count() == 0  # no game closed
-    assert answers(partie) == {"Anna": State.PENDING}  # Carl has no account: not asked
+    assert states(partie) == {"Anna": State.PENDING}  # Carl has no account: not asked
 
 
 def test_a_game_of_players_without_accounts_asks_nobody(club, owner, play):
     services.player_add(club=club, name="Dora", owner=owner)
     partie = play(["Carl", "Dora"])
 
-    assert answers(partie) == {}
+    assert states(partie) == {}
     assert ClosedGame.objects.filter(partie=partie).count() == 1
 
 
-# Answers
+# Confirmations given
 
 
 def test_a_player_confirms_the_result_and_the_trail_says_so(play, anna):
     partie = play()
 
-    answer = confirmations.result_confirm(game=game_of(partie), user=anna)
+    given = confirmations.result_confirm(game=game_of(partie), user=anna)
 
-    assert (answer.player.name, answer.state, answer.by) == ("Anna", State.CONFIRMED, anna)
-    assert answer.at is not None
-    assert answers(partie) == {"Anna": State.CONFIRMED, "Ben": State.PENDING}
+    assert (given.player.name, given.state, given.by) == ("Anna", State.CONFIRMED, anna)
+    assert given.at is not None
+    assert states(partie) == {"Anna": State.CONFIRMED, "Ben": State.PENDING}
     change = partie.changes.get(action=HandChange.Action.CONFIRMED)
     assert (change.user, change.after) == (anna, {"game": 1, "player": "Anna"})
 
@@ -143,7 +143,7 @@ def test_a_retried_confirmation_counts_once(play, anna):
     assert partie.changes.filter(action=HandChange.Action.CONFIRMED).count() == 1
 
 
-def test_only_the_player_himself_answers(play, owner, anna, ben, django_user_model):
+def test_only_the_player_himself_confirms(play, owner, anna, ben, django_user_model):
     partie = play(["Anna", "Carl"])
     game = game_of(partie)
     stranger = django_user_model.objects.create_user("stranger")
@@ -155,23 +155,23 @@ def test_only_the_player_himself_answers(play, owner, anna, ben, django_user_mod
         with pytest.raises(ConfirmationError):
             confirmations.result_dispute(game=game, user=user, note="wrong")
 
-    assert answers(partie) == {"Anna": State.PENDING}
+    assert states(partie) == {"Anna": State.PENDING}
 
 
 def test_a_dispute_keeps_its_note_and_the_scorer_can_still_correct_the_game(play, owner, anna, ben):
     partie = play(hands=[K(5, 27, knocker="Anna"), G(90, knocker="Anna")])
     confirmations.result_confirm(game=game_of(partie), user=anna)
 
-    answer = confirmations.result_dispute(
+    given = confirmations.result_dispute(
         game=game_of(partie), user=ben, note="  Hand 1 was 5 against 17.  "
     )
 
-    assert (answer.state, answer.note) == (State.DISPUTED, "Hand 1 was 5 against 17.")
+    assert (given.state, given.note) == (State.DISPUTED, "Hand 1 was 5 against 17.")
     change = partie.changes.get(action=HandChange.Action.DISPUTED)
     assert change.after == {"game": 1, "player": "Ben", "note": "Hand 1 was 5 against 17."}
     # Not locked: corrected, the game has new rows and asks both players anew.
     services.hand_edit(partie=partie, number=1, hand=K(5, 17, knocker="Anna"), user=owner)
-    assert answers(partie) == {"Anna": State.PENDING, "Ben": State.PENDING}
+    assert states(partie) == {"Anna": State.PENDING, "Ben": State.PENDING}
 
 
 def test_a_disputing_player_may_confirm_after_all(play, ben):
@@ -180,7 +180,7 @@ def test_a_disputing_player_may_confirm_after_all(play, ben):
 
     confirmations.result_confirm(game=game_of(partie), user=ben)
 
-    assert answers(partie)["Ben"] == State.CONFIRMED
+    assert states(partie)["Ben"] == State.CONFIRMED
 
 
 def test_a_dispute_needs_no_more_than_500_characters(play, ben):
@@ -193,7 +193,7 @@ def test_a_dispute_needs_no_more_than_500_characters(play, ben):
     assert "500" in str(refused.value)
 
 
-def test_an_answer_to_a_game_corrected_since_is_refused(play, owner, anna):
+def test_a_confirmation_of_a_game_corrected_since_is_refused(play, owner, anna):
     partie = play(hands=[K(5, 27, knocker="Anna"), G(90, knocker="Anna")])
     seen = game_of(partie)
     services.hand_edit(partie=partie, number=1, hand=K(5, 17, knocker="Anna"), user=owner)
@@ -202,34 +202,34 @@ def test_an_answer_to_a_game_corrected_since_is_refused(play, owner, anna):
         confirmations.result_confirm(game=seen, user=anna)
 
     assert refused.value.code == "game_changed"
-    assert answers(partie)["Anna"] == State.PENDING
+    assert states(partie)["Anna"] == State.PENDING
 
 
 # A confirmation taken back
 
 
-def test_a_player_takes_back_his_confirmation_while_the_other_has_not_answered(play, anna):
+def test_a_player_takes_back_his_confirmation_while_the_others_confirmation_is_pending(play, anna):
     partie = play()
     confirmations.result_confirm(game=game_of(partie), user=anna)
     outbox = ResultsChange.objects.count()
 
-    answer = confirmations.result_withdraw(game=game_of(partie), user=anna)
+    asked = confirmations.result_withdraw(game=game_of(partie), user=anna)
 
-    assert (answer.player.name, answer.state, answer.by, answer.at) == (
+    assert (asked.player.name, asked.state, asked.by, asked.at) == (
         "Anna",
         State.PENDING,
         None,
         None,
     )
-    assert answers(partie) == {"Anna": State.PENDING, "Ben": State.PENDING}
+    assert states(partie) == {"Anna": State.PENDING, "Ben": State.PENDING}
     change = partie.changes.get(action=HandChange.Action.WITHDRAWN)
     assert (change.user, change.after) == (anna, {"game": 1, "player": "Anna"})
     assert change.before["at"]  # when the confirmation had been given
-    # As every answer: the league's worker is told (a season of confirmed games only).
+    # As every confirmation: the league's worker is told (a season of confirmed games only).
     assert ResultsChange.objects.count() == outbox + 1
-    # Asked again: he answers anew.
+    # Pending again: he confirms or disputes anew.
     confirmations.result_dispute(game=game_of(partie), user=anna, note="Hand 1 was a knock")
-    assert answers(partie)["Anna"] == State.DISPUTED
+    assert states(partie)["Anna"] == State.DISPUTED
 
 
 def test_a_second_tap_takes_the_confirmation_back_once(play, anna):
@@ -243,7 +243,7 @@ def test_a_second_tap_takes_the_confirmation_back_once(play, anna):
     assert partie.changes.filter(action=HandChange.Action.WITHDRAWN).count() == 1
 
 
-def test_a_confirmation_stands_once_the_other_player_answered(play, anna, ben):
+def test_a_confirmation_stands_once_the_other_player_disputed(play, anna, ben):
     partie = play()
     confirmations.result_confirm(game=game_of(partie), user=anna)
     confirmations.result_dispute(game=game_of(partie), user=ben, note="I won hand 1")
@@ -251,9 +251,9 @@ def test_a_confirmation_stands_once_the_other_player_answered(play, anna, ben):
     with pytest.raises(ConfirmationError) as refused:
         confirmations.result_withdraw(game=game_of(partie), user=anna)
 
-    assert refused.value.code == "answered_since"
+    assert refused.value.code == "given_since"
     assert str(refused.value).startswith("Ben answered since")
-    assert answers(partie) == {"Anna": State.CONFIRMED, "Ben": State.DISPUTED}
+    assert states(partie) == {"Anna": State.CONFIRMED, "Ben": State.DISPUTED}
 
 
 def test_a_locked_game_keeps_its_confirmations(play, anna, ben):
@@ -263,7 +263,7 @@ def test_a_locked_game_keeps_its_confirmations(play, anna, ben):
         confirmations.result_withdraw(game=game_of(partie), user=anna)
 
     assert refused.value.code == "locked"
-    assert answers(partie) == {"Anna": State.CONFIRMED, "Ben": State.CONFIRMED}
+    assert states(partie) == {"Anna": State.CONFIRMED, "Ben": State.CONFIRMED}
 
 
 def test_only_a_confirmation_is_taken_back(play, anna, ben):
@@ -277,7 +277,7 @@ def test_only_a_confirmation_is_taken_back(play, anna, ben):
 
     assert dispute.value.code == "not_confirmed"
     assert stranger.value.code == "not_asked"
-    assert answers(partie)["Ben"] == State.DISPUTED
+    assert states(partie)["Ben"] == State.DISPUTED
 
 
 def test_only_the_account_that_confirmed_takes_it_back(club, play, owner, anna, django_user_model):
@@ -295,8 +295,8 @@ def test_only_the_account_that_confirmed_takes_it_back(club, play, owner, anna, 
     with pytest.raises(ConfirmationError) as gone:
         confirmations.result_withdraw(game=game_of(partie), user=anna)
 
-    assert (relinked.value.code, gone.value.code) == ("answered_by_other", "not_member")
-    assert answers(partie)["Anna"] == State.CONFIRMED
+    assert (relinked.value.code, gone.value.code) == ("given_by_other", "not_member")
+    assert states(partie)["Anna"] == State.CONFIRMED
 
 
 # Locked
@@ -316,7 +316,7 @@ def test_a_game_every_player_confirmed_refuses_edits_and_deletes(play, owner, an
     assert partie_delete.value.code == "game_confirmed"
     partie.refresh_from_db()
     assert partie.hands.count() == 2 and partie.deleted_at is None
-    assert answers(partie) == {"Anna": State.CONFIRMED, "Ben": State.CONFIRMED}
+    assert states(partie) == {"Anna": State.CONFIRMED, "Ben": State.CONFIRMED}
 
 
 def test_a_locked_game_refuses_the_undo_of_a_delete(play, owner, anna, ben):
@@ -332,7 +332,7 @@ def test_a_locked_game_refuses_the_undo_of_a_delete(play, owner, anna, ben):
     assert partie.hands.count() == 1
 
 
-def test_a_locked_game_takes_no_other_answer(play, anna, ben):
+def test_a_locked_game_takes_no_other_confirmation(play, anna, ben):
     partie = locked(play, anna, ben)
 
     with pytest.raises(ConfirmationError) as refused:
@@ -366,7 +366,7 @@ def test_the_owner_unlocks_a_locked_game_and_the_trail_keeps_who_had_confirmed(
 
     change = confirmations.game_unlock(game=game_of(partie), user=owner)
 
-    assert answers(partie) == {"Anna": State.PENDING, "Ben": State.PENDING}
+    assert states(partie) == {"Anna": State.PENDING, "Ben": State.PENDING}
     assert (change.action, change.user, change.after) == ("unlocked", owner, {"game": 1})
     assert [(c["player"], c["by"]) for c in change.before["confirmed"]] == [
         ("Anna", "anna"),
@@ -387,10 +387,38 @@ def test_a_game_not_locked_cannot_be_unlocked(play, owner, anna):
     assert not partie.changes.filter(action=HandChange.Action.UNLOCKED).exists()
 
 
+# One row a player and game, changed in place
+
+
+def test_a_confirmation_keeps_its_row_and_each_change_writes_what_is_due(play, owner, anna, ben):
+    """Confirmed, taken back, disputed, decided, unlocked: the row stays the player's
+    one row, each change writes a ``ResultsChange`` (the worker's and the board's)."""
+    partie = play()
+    game = game_of(partie)
+    rows = {c.player.name: c.pk for c in ResultConfirmation.objects.filter(game=game)}
+    due = ResultsChange.objects.count()
+    steps = [
+        lambda: confirmations.result_confirm(game=game, user=anna),
+        lambda: confirmations.result_withdraw(game=game, user=anna),
+        lambda: confirmations.result_confirm(game=game, user=anna),
+        lambda: confirmations.result_dispute(game=game, user=ben, note="Hand 1 was 5 v 17"),
+        lambda: confirmations.game_decide(game=game, user=owner, reason="It stands"),
+        lambda: confirmations.game_unlock(game=game, user=owner),
+    ]
+    for n, step in enumerate(steps, 1):
+        step()
+        kept = {c.player.name: c.pk for c in ResultConfirmation.objects.filter(game=game)}
+        assert kept == rows, n
+        assert ResultsChange.objects.count() == due + n
+
+    assert states(partie) == {"Anna": State.PENDING, "Ben": State.PENDING}
+    assert ResultConfirmation.objects.filter(game=game, note="", by=None, at=None).count() == 2
+
+
 # The roster: links and merges
 
 
-def test_a_player_whose_link_changes_keeps_his_answers_and_the_trail_says_so(
+def test_a_player_whose_link_changes_keeps_his_confirmations_and_the_trail_says_so(
     club, play, owner, anna, ben
 ):
     partie = play()
@@ -400,8 +428,8 @@ def test_a_player_whose_link_changes_keeps_his_answers_and_the_trail_says_so(
 
     services.player_link(player=Player.objects.get(club=club, name="Ben"), user=None, by=owner)
 
-    assert answers(partie) == {"Anna": State.PENDING, "Ben": State.DISPUTED}
-    assert answers(other) == {"Anna": State.PENDING, "Ben": State.CONFIRMED}
+    assert states(partie) == {"Anna": State.PENDING, "Ben": State.DISPUTED}
+    assert states(other) == {"Anna": State.PENDING, "Ben": State.CONFIRMED}
     for changed in (partie, other):
         [entry] = changed.changes.filter(action=HandChange.Action.ACCOUNT)
         assert (entry.user, entry.before, entry.after) == (
@@ -411,7 +439,9 @@ def test_a_player_whose_link_changes_keeps_his_answers_and_the_trail_says_so(
         )
 
 
-def test_a_merge_takes_the_answers_along_and_its_undo_gives_them_back(club, play, owner, anna):
+def test_a_merge_takes_the_confirmations_along_and_its_undo_gives_them_back(
+    club, play, owner, anna
+):
     partie = play()
     confirmations.result_confirm(game=game_of(partie), user=anna)
     keep = services.player_add(club=club, name="Anna B.", owner=owner)
@@ -419,24 +449,25 @@ def test_a_merge_takes_the_answers_along_and_its_undo_gives_them_back(club, play
 
     merge = services.player_merge(keep=keep, gone=gone, user=owner)
 
-    assert answers(partie) == {"Anna B.": State.CONFIRMED, "Ben": State.PENDING}
+    assert states(partie) == {"Anna B.": State.CONFIRMED, "Ben": State.PENDING}
     services.player_merge_undo(merge=merge, user=owner)
-    assert answers(partie) == {"Anna": State.CONFIRMED, "Ben": State.PENDING}
+    assert states(partie) == {"Anna": State.CONFIRMED, "Ben": State.PENDING}
 
 
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="requests race on PostgreSQL only")
 @pytest.mark.django_db(transaction=True)
 def test_four_taps_at_once_confirm_once(play, anna):
-    """Four requests of one answer at the same moment (a phone that sent it again): the
-    partie's lock puts them in order, and the first one's answer is the others'."""
+    """Four requests of one confirmation at the same moment (a phone that sent it again):
+    the partie's lock puts them in order, and the first one's confirmation is the
+    others'."""
     game = game_of(play())
     start = threading.Barrier(4)
-    answered, errors = [], []
+    given, errors = [], []
 
     def tap() -> None:
         try:
             start.wait()
-            answered.append(confirmations.result_confirm(game=game, user=anna).pk)
+            given.append(confirmations.result_confirm(game=game, user=anna).pk)
         except Exception as error:  # noqa: BLE001 (reported below, with its thread's)
             errors.append(error)
         finally:
@@ -448,6 +479,6 @@ def test_four_taps_at_once_confirm_once(play, anna):
     for thread in threads:
         thread.join()
 
-    assert errors == [] and len(set(answered)) == 1
+    assert errors == [] and len(set(given)) == 1
     assert ResultConfirmation.objects.filter(game=game, state=State.CONFIRMED).count() == 1
     assert HandChange.objects.filter(action=HandChange.Action.CONFIRMED).count() == 1

@@ -1,8 +1,9 @@
-"""Answers survive account changes: a scorer who links a player to another account, or
-to none, and back, neither deletes nor overrides what the player answered; a dispute
-ends only by the account that made it taking it back, or by the club's owner's decision,
-recorded; each link change is in the Changes list of the parties with answers and on the
-owner's notice; and a removed member answers no more.
+"""Confirmations survive account changes: a scorer who links a player to another
+account, or to none, and back, neither deletes nor overrides what the player confirmed
+or disputed; a dispute ends only by the account that made it taking it back, or by the
+club's owner's decision, recorded; each link change is in the Changes list of the
+parties with confirmations and on the owner's notice; and a removed member confirms no
+more.
 
 The cast: the club's owner; Ben, a scorer linked to his player; Carla, a member linked
 to hers; Dan, a member with no player. Ben wins a game against Carla, in a season that
@@ -25,7 +26,7 @@ from scorekeeper.league import services as league_services
 from scorekeeper.league.models import Season
 from scorekeeper.table import selectors, services
 from scorekeeper.table.models import ClosedGame, HandChange, Partie, Player, ResultConfirmation
-from scorekeeper.table.selectors import answer_notice
+from scorekeeper.table.selectors import confirmation_notice
 from scorekeeper.table.services import confirmations
 from scorekeeper.table.services.confirmations import ConfirmationError
 from tests.clubs.conftest import join
@@ -89,9 +90,9 @@ def client_of(user: User) -> Client:
     return client
 
 
-def answer(user: User, partie: Partie, answer: str = "confirm", note: str = ""):
+def post_confirmation(user: User, partie: Partie, confirmation: str = "confirm", note: str = ""):
     game = ClosedGame.objects.get(partie=partie, number=1)
-    data = {"game": game.pk, "answer": answer, "note": note}
+    data = {"game": game.pk, "confirmation": confirmation, "note": note}
     return client_of(user).post(reverse("game_confirmation", args=[partie.pk, 1]), data)
 
 
@@ -102,10 +103,10 @@ def link(by: User, name: str, user: User | None):
     return client_of(by).post(reverse("player_account", args=[player.pk]), data)
 
 
-def answers(partie: Partie) -> dict[str, tuple[str, str | None, str]]:
-    """Each player's answer: its state, the account that gave it, its note."""
+def confirmations_of(partie: Partie) -> dict[str, tuple[str, str | None, str]]:
+    """Each player's confirmation: its state, the account that gave it, its note."""
     rows = ResultConfirmation.objects.filter(game__partie=partie).select_related("player", "by")
-    return {a.player.name: (a.state, a.by.username if a.by else None, a.note) for a in rows}
+    return {c.player.name: (c.state, c.by.username if c.by else None, c.note) for c in rows}
 
 
 def counted(season: Season) -> list[tuple[str, int]]:
@@ -121,8 +122,11 @@ def is_locked(partie: Partie) -> bool:
 def disputed_then_relinked(cast, partie) -> None:
     """Finding 4's steps: Carla disputes, Ben confirms, then Ben sets Carla's player to
     nobody and links her again."""
-    assert answer(cast["carla"], partie, "dispute", "Ben knocked, no gin").status_code == 302
-    assert answer(cast["ben"], partie).status_code == 302
+    assert (
+        post_confirmation(cast["carla"], partie, "dispute", "Ben knocked, no gin").status_code
+        == 302
+    )
+    assert post_confirmation(cast["ben"], partie).status_code == 302
     assert link(cast["ben"], "Carla", None).status_code == 302
     assert link(cast["ben"], "Carla", cast["carla"]).status_code == 302
 
@@ -133,7 +137,7 @@ def disputed_then_relinked(cast, partie) -> None:
 def test_unlinking_and_relinking_a_player_keeps_her_dispute_and_the_game_open(cast, partie, season):
     disputed_then_relinked(cast, partie)
 
-    assert answers(partie) == {
+    assert confirmations_of(partie) == {
         "Ben": (State.CONFIRMED, "ben", ""),
         "Carla": (State.DISPUTED, "carla", "Ben knocked, no gin"),
     }
@@ -141,44 +145,47 @@ def test_unlinking_and_relinking_a_player_keeps_her_dispute_and_the_game_open(ca
     assert counted(season) == []  # the game waits: it counts in no confirmed-only season
 
 
-def test_while_nobody_is_linked_nobody_answers_and_the_game_stays_open(cast, partie, season):
-    answer(cast["carla"], partie, "dispute", "no gin")
+def test_while_nobody_is_linked_nobody_confirms_and_the_game_stays_pending(cast, partie, season):
+    post_confirmation(cast["carla"], partie, "dispute", "no gin")
     link(cast["ben"], "Carla", None)
 
-    assert answer(cast["carla"], partie).status_code == 403  # not hers to answer now
-    assert answers(partie)["Carla"] == (State.DISPUTED, "carla", "no gin")
-    answer(cast["ben"], partie)
+    assert post_confirmation(cast["carla"], partie).status_code == 403  # not hers to confirm now
+    assert confirmations_of(partie)["Carla"] == (State.DISPUTED, "carla", "no gin")
+    post_confirmation(cast["ben"], partie)
     assert not is_locked(partie) and counted(season) == []
 
 
 def test_the_disputing_player_takes_her_dispute_back_herself_after_the_relink(cast, partie, season):
     disputed_then_relinked(cast, partie)
 
-    assert answer(cast["carla"], partie, "dispute", "no gin, and 90 is wrong").status_code == 302
-    assert answers(partie)["Carla"] == (State.DISPUTED, "carla", "no gin, and 90 is wrong")
-    assert answer(cast["carla"], partie).status_code == 302
+    assert (
+        post_confirmation(cast["carla"], partie, "dispute", "no gin, and 90 is wrong").status_code
+        == 302
+    )
+    assert confirmations_of(partie)["Carla"] == (State.DISPUTED, "carla", "no gin, and 90 is wrong")
+    assert post_confirmation(cast["carla"], partie).status_code == 302
 
-    assert answers(partie)["Carla"] == (State.CONFIRMED, "carla", "")
+    assert confirmations_of(partie)["Carla"] == (State.CONFIRMED, "carla", "")
     assert is_locked(partie)
     assert counted(season) == [("Ben", 1), ("Carla", 1)]
 
 
 def test_another_account_linked_to_her_player_cannot_override_her_dispute(cast, partie, season):
-    answer(cast["carla"], partie, "dispute", "no gin")
+    post_confirmation(cast["carla"], partie, "dispute", "no gin")
     link(cast["ben"], "Carla", cast["ben"])  # Ben's account moves to Carla's player
 
-    refused = answer(cast["ben"], partie)
+    refused = post_confirmation(cast["ben"], partie)
     assert link(cast["ben"], "Carla", cast["dan"]).status_code == 302
-    refused_too = answer(cast["dan"], partie, "dispute", "mine now")
+    refused_too = post_confirmation(cast["dan"], partie, "dispute", "mine now")
 
     assert refused.status_code == refused_too.status_code == 403
     assert "given from another account" in refused.content.decode()
-    assert answers(partie)["Carla"] == (State.DISPUTED, "carla", "no gin")
+    assert confirmations_of(partie)["Carla"] == (State.DISPUTED, "carla", "no gin")
     assert not is_locked(partie) and counted(season) == []
 
 
-def test_the_game_page_offers_no_buttons_to_an_account_that_may_not_answer(cast, partie):
-    answer(cast["carla"], partie, "dispute", "no gin")
+def test_the_game_page_offers_no_buttons_to_an_account_that_may_not_confirm(cast, partie):
+    post_confirmation(cast["carla"], partie, "dispute", "no gin")
     link(cast["ben"], "Carla", cast["dan"])
 
     page = client_of(cast["dan"]).get(reverse("game_detail", args=[partie.pk, 1]))
@@ -189,14 +196,14 @@ def test_the_game_page_offers_no_buttons_to_an_account_that_may_not_answer(cast,
     assert "(from the account carla)" in text  # whose dispute it is
 
 
-def test_a_pending_question_is_answered_by_whoever_is_linked_now(cast, partie, season):
+def test_a_pending_confirmation_is_given_by_whoever_is_linked_now(cast, partie, season):
     link(cast["ben"], "Carla", cast["dan"])
 
-    assert answer(cast["carla"], partie).status_code == 403
-    assert answer(cast["dan"], partie).status_code == 302
-    answer(cast["ben"], partie)
+    assert post_confirmation(cast["carla"], partie).status_code == 403
+    assert post_confirmation(cast["dan"], partie).status_code == 302
+    post_confirmation(cast["ben"], partie)
 
-    assert answers(partie)["Carla"] == (State.CONFIRMED, "dan", "")
+    assert confirmations_of(partie)["Carla"] == (State.CONFIRMED, "dan", "")
     assert is_locked(partie)
 
 
@@ -216,7 +223,7 @@ def test_each_link_change_is_in_the_partie_changes_in_words(cast, partie):
     assert "Carla linked to the account carla" in page
 
 
-def test_a_player_without_answers_changes_no_partie(cast, club):
+def test_a_player_without_confirmations_changes_no_partie(cast, club):
     player = services.player_add(club=club, name="Eve", owner=cast["owner"])
 
     link(cast["ben"], "Eve", cast["dan"])
@@ -229,21 +236,21 @@ def test_the_owner_is_told_of_the_link_changes_until_he_marks_them_seen(cast, pa
     owner = client_of(cast["owner"])
     disputed_then_relinked(cast, partie)
 
-    assert answer_notice(cast["owner"]).accounts == 2
-    assert answer_notice(cast["ben"]).accounts == 0  # only the owner is told
+    assert confirmation_notice(cast["owner"]).accounts == 2
+    assert confirmation_notice(cast["ben"]).accounts == 0  # only the owner is told
     home = owner.get(reverse("home")).content.decode()
     assert "2 account changes on games with answers" in home
     listed = owner.get(reverse("account_changes"))
     assert "Carla no longer linked to the account carla" in listed.content.decode()
-    assert answer_notice(cast["owner"]).accounts == 2  # opening the list marks nothing
+    assert confirmation_notice(cast["owner"]).accounts == 2  # opening the list marks nothing
 
     newest = partie.changes.filter(action=HandChange.Action.ACCOUNT).latest("pk").pk
     response = owner.post(reverse("account_changes"), {"upto": newest})
 
     assert response.status_code == 302
-    assert answer_notice(cast["owner"]).accounts == 0
+    assert confirmation_notice(cast["owner"]).accounts == 0
     link(cast["ben"], "Carla", None)
-    assert answer_notice(cast["owner"]).accounts == 1  # a later change counts again
+    assert confirmation_notice(cast["owner"]).accounts == 1  # a later change counts again
 
 
 def test_the_owners_notice_stays_one_query_with_account_changes(
@@ -252,9 +259,9 @@ def test_the_owners_notice_stays_one_query_with_account_changes(
     disputed_then_relinked(cast, partie)
 
     with django_assert_num_queries(1):
-        notice = answer_notice(cast["owner"])
+        notice = confirmation_notice(cast["owner"])
 
-    assert (notice.to_answer, notice.disputed, notice.accounts) == (0, 1, 2)
+    assert (notice.to_confirm, notice.disputed, notice.accounts) == (0, 1, 2)
 
 
 def test_a_bad_mark_as_seen_is_refused_and_marks_nothing(cast, partie):
@@ -263,7 +270,7 @@ def test_a_bad_mark_as_seen_is_refused_and_marks_nothing(cast, partie):
     response = client_of(cast["owner"]).post(reverse("account_changes"), {"upto": "²"})
 
     assert response.status_code == 400
-    assert answer_notice(cast["owner"]).accounts == 2
+    assert confirmation_notice(cast["owner"]).accounts == 2
 
 
 # The owner's decision
@@ -283,7 +290,7 @@ def test_the_owner_decides_a_dispute_with_a_reason_and_the_game_counts(cast, par
     response = decide(cast["owner"], partie, "The sheet shows Ben's gin")
 
     assert response.status_code == 302
-    assert answers(partie)["Carla"] == (State.DECIDED, "carla", "Ben knocked, no gin")
+    assert confirmations_of(partie)["Carla"] == (State.DECIDED, "carla", "Ben knocked, no gin")
     assert is_locked(partie)
     assert counted(season) == [("Ben", 1), ("Carla", 1)]
     [entry] = partie.changes.filter(action=HandChange.Action.DECIDED)
@@ -297,14 +304,14 @@ def test_the_owner_decides_a_dispute_with_a_reason_and_the_game_counts(cast, par
 
 
 def test_only_the_owner_decides_and_only_with_a_reason(cast, partie):
-    answer(cast["carla"], partie, "dispute", "no gin")
+    post_confirmation(cast["carla"], partie, "dispute", "no gin")
 
     assert decide(cast["ben"], partie, "I won").status_code == 403  # a scorer may not
     no_reason = decide(cast["owner"], partie, "   ")
 
     assert no_reason.status_code == 400
     assert "Say why the result stands" in no_reason.content.decode()
-    assert answers(partie)["Carla"] == (State.DISPUTED, "carla", "no gin")
+    assert confirmations_of(partie)["Carla"] == (State.DISPUTED, "carla", "no gin")
     assert not partie.changes.filter(action=HandChange.Action.DECIDED).exists()
 
 
@@ -317,11 +324,11 @@ def test_a_game_nobody_disputes_has_nothing_to_decide(cast, partie):
     assert refused.value.code == "not_disputed"
 
 
-def test_the_owner_decides_a_question_nobody_can_answer_and_the_game_counts(cast, partie, season):
-    """Carla's player is unlinked before she answered: nobody can answer for her, so the
-    game would wait for ever; the owner is told so on the game's page and decides."""
+def test_the_owner_decides_a_confirmation_nobody_can_give_and_the_game_counts(cast, partie, season):
+    """Carla's player is unlinked before she confirmed: nobody can confirm for her, so the
+    game would stay pending for ever; the owner is told so on the game's page and decides."""
     link(cast["ben"], "Carla", None)
-    answer(cast["ben"], partie)
+    post_confirmation(cast["ben"], partie)
     owner = client_of(cast["owner"])
     page = owner.get(reverse("game_detail", args=[partie.pk, 1])).content.decode()
     assert "Nobody can answer for Carla: no member of the club is linked to this player." in page
@@ -330,7 +337,7 @@ def test_the_owner_decides_a_question_nobody_can_answer_and_the_game_counts(cast
 
     assert decide(cast["owner"], partie, "Carla saw the gin").status_code == 302
 
-    assert answers(partie)["Carla"] == (State.DECIDED, None, "")
+    assert confirmations_of(partie)["Carla"] == (State.DECIDED, None, "")
     assert is_locked(partie) and counted(season) == [("Ben", 1), ("Carla", 1)]
     [entry] = partie.changes.filter(action=HandChange.Action.DECIDED)
     assert entry.before == {"game": 1, "disputed": [], "unanswered": ["Carla"]}
@@ -342,13 +349,13 @@ def test_a_question_of_a_removed_member_is_the_owners_to_decide_too(cast, club, 
     removed(club, cast["carla"])  # still linked to her player, but no member
     game = ClosedGame.objects.get(partie=partie)
 
-    assert [a.player.name for a in selectors.unanswerable(game)] == ["Carla"]
+    assert [a.player.name for a in selectors.orphaned_confirmations(game)] == ["Carla"]
     link(cast["ben"], "Ben", None)
-    assert [a.player.name for a in selectors.unanswerable(game)] == ["Ben", "Carla"]
+    assert [a.player.name for a in selectors.orphaned_confirmations(game)] == ["Ben", "Carla"]
 
 
 def test_after_the_decision_the_player_may_agree_but_not_dispute_again(cast, partie, season):
-    answer(cast["carla"], partie, "dispute", "no gin")
+    post_confirmation(cast["carla"], partie, "dispute", "no gin")
     decide(cast["owner"], partie, "The sheet is right")
 
     with pytest.raises(ConfirmationError) as refused:
@@ -357,9 +364,9 @@ def test_after_the_decision_the_player_may_agree_but_not_dispute_again(cast, par
         )
 
     assert refused.value.code == "decided"
-    assert answers(partie)["Carla"] == (State.DECIDED, "carla", "no gin")
-    assert counted(season) == []  # Ben has not answered yet: not counted
-    answer(cast["ben"], partie)
+    assert confirmations_of(partie)["Carla"] == (State.DECIDED, "carla", "no gin")
+    assert counted(season) == []  # Ben's confirmation is pending: not counted
+    post_confirmation(cast["ben"], partie)
     assert counted(season) == [("Ben", 1), ("Carla", 1)]
 
 
@@ -372,20 +379,20 @@ def removed(club: Club, user: User) -> None:
     assert Player.objects.filter(club=club, user=user).exists()
 
 
-def test_a_removed_member_can_no_longer_answer(cast, club, partie):
+def test_a_removed_member_can_no_longer_confirm(cast, club, partie):
     removed(club, cast["carla"])
 
-    response = answer(cast["carla"], partie)
+    response = post_confirmation(cast["carla"], partie)
 
     assert response.status_code == 403
-    assert answers(partie)["Carla"] == (State.PENDING, None, "")
+    assert confirmations_of(partie)["Carla"] == (State.PENDING, None, "")
     assert not partie.changes.filter(action=HandChange.Action.CONFIRMED).exists()
     page = client_of(cast["carla"]).get(reverse("game_detail", args=[partie.pk, 1]))
     assert page.status_code == 200 and "Confirm the result" not in page.content.decode()
-    assert answer_notice(cast["carla"]).to_answer == 0  # nothing left that she can answer
+    assert confirmation_notice(cast["carla"]).to_confirm == 0  # nothing left that she can confirm
 
 
-def test_the_service_refuses_a_removed_members_answer_with_the_reason(cast, club, partie):
+def test_the_service_refuses_a_removed_members_confirmation_with_the_reason(cast, club, partie):
     removed(club, cast["carla"])
 
     with pytest.raises(ConfirmationError) as refused:

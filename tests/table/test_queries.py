@@ -1,5 +1,5 @@
 """The score sheet and recording a hand cost the same queries for 10 hands as for 300; the
-sheet of a partie without a closed game does not ask for its games' answers."""
+sheet of a partie without a closed game does not ask for its games' confirmations."""
 
 import pytest
 from django.db import connection
@@ -74,7 +74,7 @@ def test_the_score_sheet_runs_as_many_queries_for_300_hands_as_for_10(client_own
     assert [final.points for final in game.tally.players.values()] == [15, 15]
 
 
-def test_the_score_sheet_of_a_partie_without_a_closed_game_asks_for_no_answers(
+def test_the_score_sheet_of_a_partie_without_a_closed_game_asks_for_no_confirmations(
     client_owner, partie_of, closed_partie
 ):
     client_owner.get(reverse("home"))
@@ -86,9 +86,9 @@ def test_the_score_sheet_of_a_partie_without_a_closed_game_asks_for_no_answers(
         client_owner.get(reverse("partie_detail", args=[closed_partie.pk]))
 
     # The session and the user, the partie, its seats, its hands, its changes and the
-    # header's notice: 7, where the answers of its closed games (none) made 8.
+    # header's notice: 7, where the confirmations of its closed games (none) made 8.
     assert len(running_page) == 7, [q["sql"][:80] for q in running_page.captured_queries]
-    games = 'SELECT "table_closedgame"."id"'  # the closed games, for their answers
+    games = 'SELECT "table_closedgame"."id"'  # the closed games, for their confirmations
     assert not any(q["sql"].startswith(games) for q in running_page.captured_queries)
     assert any(q["sql"].startswith(games) for q in closed_page.captured_queries)
 

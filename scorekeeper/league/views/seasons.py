@@ -181,8 +181,8 @@ def _render_standings(request: HtmxHttpRequest, season: Season, role: Role | Non
 
 
 def _pending_note(table: selectors.SeasonTable) -> str | None:
-    """What the standings' pending marks mean, where a player has games that wait for an
-    answer (a closed season's final standings mark none)."""
+    """What the standings' pending marks mean, where a player has pending games (a closed
+    season's final standings mark none)."""
     if table.close is not None or not table.pending:
         return None
     return pending_note(table.season.confirmed_games_only)

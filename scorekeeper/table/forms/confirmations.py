@@ -1,5 +1,5 @@
-"""A player's answer to a closed game's result: confirm it, or dispute it saying why; or
-take back a confirmation given by mistake."""
+"""A player's confirmation of a closed game's result: confirm it, or dispute it saying
+why; or take back a confirmation given by mistake."""
 
 from __future__ import annotations
 
@@ -14,11 +14,12 @@ CONFIRM, DISPUTE, WITHDRAW = "confirm", "dispute", "withdraw"
 
 
 class ConfirmationForm(forms.Form):
-    """The answer; ``game`` is the key of the game as the page showed it, so that a
-    result corrected meanwhile (a new key) is not confirmed unseen."""
+    """What the player does with his confirmation (``confirmation``: confirm, dispute or
+    withdraw); ``game`` is the key of the game as the page showed it, so that a result
+    corrected meanwhile (a new key) is not confirmed unseen."""
 
     game = forms.IntegerField(widget=forms.HiddenInput)
-    answer = forms.ChoiceField(
+    confirmation = forms.ChoiceField(
         choices=[
             (CONFIRM, _("Confirm")),
             (DISPUTE, _("Dispute")),
@@ -36,14 +37,14 @@ class ConfirmationForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
-        if data.get("answer") == DISPUTE and not data.get("note", "").strip():
+        if data.get("confirmation") == DISPUTE and not data.get("note", "").strip():
             self.add_error("note", _("Say what is wrong with the result, for the scorers."))
         return data
 
 
 class DecisionForm(forms.Form):
     """The club's owner decides a game's disputes: the result stands, for ``reason``
-    (kept in the partie's changes); ``game`` as for an answer."""
+    (kept in the partie's changes); ``game`` as for a confirmation."""
 
     game = forms.IntegerField(widget=forms.HiddenInput)
     reason = forms.CharField(

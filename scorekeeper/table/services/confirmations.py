@@ -1,29 +1,37 @@
 """A closed game's result confirmed by its players, Bridgemate-style: each player linked
-to an account answers on his own phone (confirm, or dispute with a note); a game every
-asked player confirmed is locked until the club's owner unlocks it.
+to an account gives his confirmation on his own phone (confirm, or dispute with a note);
+a game every asked player confirmed is locked until the club's owner unlocks it.
 
 Who is asked: the players linked to an account when the game's rows are written
-(``results.games_save``). A player without an account cannot answer, so he is not asked:
-a game none of whose players has an account asks nobody and counts as confirmed. Each
-answer, each unlock and each owner's decision is an entry in the partie's audit trail
+(``results.games_save``): each gets a pending confirmation (``ResultConfirmation``). A
+player without an account cannot confirm, so he is not asked: a game none of whose
+players has an account asks nobody and counts as confirmed. Each confirmation given,
+each unlock and each owner's decision is an entry in the partie's audit trail
 (HandChange).
 
-An answer belongs to the player, and records the account that gave it (``by``); a
+A confirmation belongs to the player, and records the account that gave it (``by``); a
 change of the player's account link never touches it (``account_change_record`` only
-writes it into the trail). Who may answer for the player: the account linked to him now,
-while it is a member of the club; an answer already given is changed only from the
-account that gave it, so a newly linked account cannot override another's dispute. A
-dispute ends when that account takes it back (confirms) or by the owner's decision
-(``game_decide``), which keeps the note and records his reason. A confirmation given by
-mistake is taken back (``result_withdraw``: asked again) until another player asked
-answers; after that it stands, and the game is disputed or unlocked like any other.
-While no account is linked, nobody answers for the player: the game stays open, and a
-season of confirmed games only does not count it.
+writes it into the trail). Who may confirm or dispute for the player: the account
+linked to him now, while it is a member of the club; a confirmation already given is
+changed only from the account that gave it, so a newly linked account cannot override
+another's dispute. A dispute ends when that account takes it back (confirms) or by the
+owner's decision (``game_decide``), which keeps the note and records his reason. A
+confirmation given by mistake is taken back (``result_withdraw``: pending again) until
+another player asked confirms or disputes; after that it stands, and the game is
+disputed or unlocked like any other. While no account is linked, nobody confirms for
+the player: the game stays pending, and a season of confirmed games only does not count
+it.
 
-The partie's row is locked first, as every change to its hands does: an answer and a
-correction of the same game happen one after the other, and an answer to a game that
-changed meanwhile (its rows are new) is refused, so that a player confirms the result he
-saw.
+The partie's row is locked first, as every change to its hands does: a confirmation and
+a correction of the same game happen one after the other, and a confirmation of a game
+that changed meanwhile (its rows are new) is refused, so that a player confirms the
+result he saw.
+
+A confirmation given, taken back, decided or unlocked changes its row in place and
+writes a ``ResultsChange`` in the same transaction, whatever the season: that row is
+what the league's worker claims and what the club board's ETag reads
+(``league.selectors.standings_version``), so the board shows the change without a row
+deleted and made anew for it.
 """
 
 from __future__ import annotations
@@ -50,7 +58,7 @@ from ..models import (
     ResultConfirmation,
     ResultsChange,
 )
-from ..selectors import unanswerable
+from ..selectors import orphaned_confirmations
 from .results import locked_games
 
 State = ResultConfirmation.State
@@ -73,9 +81,9 @@ CONFIRMATION_MESSAGES = {
         "You are no longer a member of this club, so you cannot answer for its games: "
         "ask its owner to invite you again."
     ),
-    "answered_by_other": _(
-        "The answer of %(player)s was given from another account: only that account can "
-        "change it, and the club's owner can decide a dispute."
+    "given_by_other": _(
+        "The confirmation or dispute of %(player)s was given from another account: only "
+        "that account can change it, and the club's owner can decide a dispute."
     ),
     "decided": _(
         "The club's owner has decided this dispute: if the result is still wrong, ask a "
@@ -87,7 +95,7 @@ CONFIRMATION_MESSAGES = {
     "reason_empty": _("Say why the result stands: the players read it in the partie's changes."),
     "reason_too_long": _("A reason has at most %(limit)s characters: shorten it."),
     "not_confirmed": _("You have not confirmed this game: there is no confirmation to take back."),
-    "answered_since": _(
+    "given_since": _(
         "%(players)s answered since, so your confirmation stands: if the result is wrong, "
         "dispute it."
     ),
@@ -95,7 +103,7 @@ CONFIRMATION_MESSAGES = {
 
 
 class ConfirmationError(ValueError):
-    """An answer or unlock refused; ``code`` is one of ``CONFIRMATION_MESSAGES`` and the
+    """A confirmation or unlock refused; ``code`` is one of ``CONFIRMATION_MESSAGES`` and the
     message says what to do instead."""
 
     def __init__(self, code: str, **params: object):
@@ -110,7 +118,7 @@ class ConfirmationError(ValueError):
 def result_confirm(*, game: ClosedGame, user: AbstractBaseUser) -> ResultConfirmation:
     """The user confirms the game's result as the player linked to his account. A second
     confirmation (a double tap, a retry) changes nothing: the game is confirmed once."""
-    return _answer(game, user, State.CONFIRMED, "")
+    return _confirmation_give(game, user, State.CONFIRMED, "")
 
 
 def result_dispute(
@@ -121,103 +129,110 @@ def result_dispute(
     note = note.strip()
     if len(note) > NOTE_LENGTH:
         raise ConfirmationError("note_too_long", limit=NOTE_LENGTH)
-    return _answer(game, user, State.DISPUTED, note)
+    return _confirmation_give(game, user, State.DISPUTED, note)
 
 
 @transaction.atomic
 def result_withdraw(*, game: ClosedGame, user: AbstractBaseUser) -> ResultConfirmation:
     """The user takes back his confirmation of the game's result (a tap by mistake): his
-    player is asked again, as before he answered. Only until another player asked has
-    answered (none has relied on it; the game is not locked); a second tap changes
-    nothing. The trail keeps it, and the league hears of it as of every answer."""
-    partie, answers, mine = _own_answer(game, user)
+    player's confirmation is pending again, as before he gave it. Only until another
+    player asked has confirmed or disputed (none has relied on it; the game is not
+    locked); a second tap changes nothing. The trail keeps it, and the league hears of it
+    as of every confirmation."""
+    partie, confirmations, mine = _own_confirmation(game, user)
     if mine.state == State.PENDING:
         return mine  # taken back already
-    refusal = withdrawal_refusal(mine, answers)
+    refusal = withdrawal_refusal(mine, confirmations)
     if refusal is not None:
         raise refusal
-    asked = ResultConfirmation(game_id=game.pk, player=mine.player, asked_at=mine.asked_at)
-    mine.delete()  # a new row, as for every answer (the board's ETag sees it)
-    asked.save()
+    given_at = mine.at
+    mine.state, mine.note, mine.by, mine.at = State.PENDING, "", None, None
+    mine.save(update_fields=["state", "note", "by", "at"])
     HandChange.objects.create(
         partie=partie,
         action=HandChange.Action.WITHDRAWN,
         user=user,
-        before={"game": game.number, "player": mine.player.name, "at": _isoformat(mine.at)},
+        before={"game": game.number, "player": mine.player.name, "at": _isoformat(given_at)},
         after={"game": game.number, "player": mine.player.name},
     )
-    ResultsChange.record(partie.club_id, partie.started_at)  # what counts, maybe
-    return asked
+    _recorded(partie)
+    return mine
 
 
 def withdrawal_refusal(
-    mine: ResultConfirmation, answers: list[ResultConfirmation]
+    mine: ResultConfirmation, confirmations: list[ResultConfirmation]
 ) -> ConfirmationError | None:
-    """Why the answer ``mine`` cannot be taken back now, among the game's ``answers``
-    (None: it can): it is no confirmation, or the game is locked, or another player
-    answered since. The game's page asks it too, to offer the button only where it works."""
+    """Why the confirmation ``mine`` cannot be taken back now, among the game's
+    ``confirmations`` (None: it can): it is pending or a dispute, or the game is locked,
+    or another player confirmed or disputed since. The game's page asks it too, to offer
+    the button only where it works."""
     if mine.state != State.CONFIRMED:
         return ConfirmationError("not_confirmed")
-    if _is_locked(answers):
+    if _is_locked(confirmations):
         return ConfirmationError("locked")
-    others = sorted(a.player.name for a in answers if a.pk != mine.pk and a.state != State.PENDING)
+    others = sorted(
+        c.player.name for c in confirmations if c.pk != mine.pk and c.state != State.PENDING
+    )
     if others:
-        return ConfirmationError("answered_since", players=", ".join(others))
+        return ConfirmationError("given_since", players=", ".join(others))
     return None
 
 
-def _own_answer(
+def _own_confirmation(
     game: ClosedGame, user: AbstractBaseUser
 ) -> tuple[Partie, list[ResultConfirmation], ResultConfirmation]:
-    """The game's partie locked, its answers, and the one the user may give or change
-    for the player linked to his account; refused as ``answer_refusal`` says."""
+    """The game's partie locked, its confirmations, and the one the user may give or
+    change for the player linked to his account; refused as ``confirmation_refusal``
+    says."""
     partie = Partie.objects.select_for_update().get(pk=game.partie_id)
-    answers = list(ResultConfirmation.objects.select_related("player").filter(game__pk=game.pk))
+    confirmations = list(
+        ResultConfirmation.objects.select_related("player").filter(game__pk=game.pk)
+    )
     if not ClosedGame.objects.filter(pk=game.pk).exists():
         raise ConfirmationError("game_changed")
-    mine = next((a for a in answers if a.player.user_id == user.pk), None)
+    mine = next((c for c in confirmations if c.player.user_id == user.pk), None)
     if mine is None:
         raise ConfirmationError("not_asked")
     member = Membership.objects.filter(club_id=partie.club_id, user_id=user.pk).exists()
-    refusal = answer_refusal(mine, user, member=member)
+    refusal = confirmation_refusal(mine, user, member=member)
     if refusal is not None:
         raise refusal
-    return partie, answers, mine
+    return partie, confirmations, mine
 
 
-def _is_locked(answers: list[ResultConfirmation]) -> bool:
-    return all(a.state in ResultConfirmation.SETTLED for a in answers)
+def _is_locked(confirmations: list[ResultConfirmation]) -> bool:
+    return all(c.state in ResultConfirmation.SETTLED for c in confirmations)
 
 
 @transaction.atomic
-def _answer(game: ClosedGame, user: AbstractBaseUser, state: str, note: str) -> ResultConfirmation:
-    partie, answers, mine = _own_answer(game, user)
+def _confirmation_give(
+    game: ClosedGame, user: AbstractBaseUser, state: str, note: str
+) -> ResultConfirmation:
+    partie, confirmations, mine = _own_confirmation(game, user)
     if mine.state == state and mine.note == note:
         return mine  # asked twice: counted once
-    if _is_locked(answers):
+    if _is_locked(confirmations):
         raise ConfirmationError("locked")
     if mine.state == State.DECIDED and state == State.DISPUTED:
         raise ConfirmationError("decided")
-    answered = ResultConfirmation(
-        game_id=game.pk,
-        player=mine.player,
-        state=state,
-        note=note,
-        by=user,
-        asked_at=mine.asked_at,
-        at=timezone.now(),
-    )
-    mine.delete()  # a new row, so that a board's ETag sees the answer (see the model)
-    answered.save()
+    mine.state, mine.note, mine.by, mine.at = state, note, user, timezone.now()
+    mine.save(update_fields=["state", "note", "by", "at"])
     action = HandChange.Action.CONFIRMED if state == State.CONFIRMED else HandChange.Action.DISPUTED
     after = {"game": game.number, "player": mine.player.name}
     if note:
         after["note"] = note
-    HandChange.objects.create(partie=partie, action=action, user=user, after=after)
-    ResultsChange.record(partie.club_id, partie.started_at)  # what counts, maybe
+    change = HandChange.objects.create(partie=partie, action=action, user=user, after=after)
+    _recorded(partie)
     if state == State.DISPUTED:
-        _dispute_tell(partie, game, answered, answers)
-    return answered
+        _dispute_tell(partie, game, mine, confirmations, change)
+    return mine
+
+
+def _recorded(partie: Partie) -> None:
+    """The change of a confirmation of the partie's game, for the league: what a season
+    of confirmed games counts may change (its worker rates again from there), and the
+    club board's pending marks do (its ETag reads the club's newest row)."""
+    ResultsChange.record(partie.club_id, partie.started_at)
 
 
 def _names(partie: Partie) -> list[str]:
@@ -225,10 +240,17 @@ def _names(partie: Partie) -> list[str]:
 
 
 def _dispute_tell(
-    partie: Partie, game: ClosedGame, dispute: ResultConfirmation, answers: list
+    partie: Partie,
+    game: ClosedGame,
+    dispute: ResultConfirmation,
+    confirmations: list,
+    change: HandChange,
 ) -> None:
     """Tell the game's other players asked that their result is disputed, and the club's
-    owners and scorers that a dispute is open (never the one who disputed)."""
+    owners and scorers that a dispute is open (never the one who disputed). The event is
+    the dispute's entry in the trail (``change``): a dispute given again (a new note, or
+    after a confirmation) is told again, a retry of the same one is not."""
+    event = f"change-{change.pk}"  # not a bare key: older events named the row
     link = reverse("game_detail", args=[partie.pk, game.number])
     params = {
         "game": game.number,
@@ -236,11 +258,11 @@ def _dispute_tell(
         "by": dispute.player.name,
         "note": dispute.note,
     }
-    players = {a.player.user_id for a in answers} - {dispute.by_id}
+    players = {c.player.user_id for c in confirmations} - {dispute.by_id}
     notices_record(
         club_id=partie.club_id,
         kind=Kind.RESULT_DISPUTED,
-        event=str(dispute.pk),
+        event=event,
         tell=[Tell(user_id, link, params) for user_id in players],
     )
     deciders = Membership.objects.filter(
@@ -249,29 +271,30 @@ def _dispute_tell(
     notices_record(
         club_id=partie.club_id,
         kind=Kind.DISPUTE_OPENED,
-        event=str(dispute.pk),
+        event=event,
         tell=[Tell(pk, link, params) for pk in deciders.values_list("user_id", flat=True)],
     )
 
 
-def answer_refusal(
-    answer: ResultConfirmation, user: AbstractBaseUser, *, member: bool
+def confirmation_refusal(
+    confirmation: ResultConfirmation, user: AbstractBaseUser, *, member: bool
 ) -> ConfirmationError | None:
-    """Why the user, linked to the player of ``answer``, may not answer for him (None:
-    he may): he is no longer a member of the club (``member``), or the answer was given
-    from another account (a link changed since). The game's page asks it too, so as to
-    offer no button that would be refused."""
+    """Why the user, linked to the player of ``confirmation``, may not confirm or dispute
+    for him (None: he may): he is no longer a member of the club (``member``), or the
+    confirmation was given from another account (a link changed since). The game's page
+    asks it too, so as to offer no button that would be refused."""
     if not member:
         return ConfirmationError("not_member")
-    if answer.state != State.PENDING and answer.by_id != user.pk:
-        return ConfirmationError("answered_by_other", player=answer.player.name)
+    if confirmation.state != State.PENDING and confirmation.by_id != user.pk:
+        return ConfirmationError("given_by_other", player=confirmation.player.name)
     return None
 
 
 @transaction.atomic
 def game_decide(*, game: ClosedGame, user: AbstractBaseUser, reason: str) -> HandChange:
-    """The club's owner decides the game's disputes, and the questions nobody can answer
-    (``selectors.unanswerable``: a player linked to no member): the result stands as
+    """The club's owner decides the game's disputes, and the pending confirmations nobody
+    can give (``selectors.orphaned_confirmations``: a player linked to no member): the
+    result stands as
     recorded. Each is settled (``State.DECIDED``: the game counts and locks as if
     confirmed), a dispute keeping its note and the account that gave it; the audit entry
     keeps them and the owner's reason. (Only the club's owner may: the view asks for his
@@ -289,28 +312,18 @@ def game_decide(*, game: ClosedGame, user: AbstractBaseUser, reason: str) -> Han
         .filter(game__pk=game.pk, state=State.DISPUTED)
         .order_by("player__name")
     )
-    unanswered = unanswerable(game)
-    if not disputes and not unanswered:
+    orphaned = orphaned_confirmations(game)
+    if not disputes and not orphaned:
         raise ConfirmationError("not_disputed")
-    settled = disputes + unanswered
-    ResultConfirmation.objects.filter(pk__in=[a.pk for a in settled]).delete()
-    ResultConfirmation.objects.bulk_create(  # new rows: the board's ETag sees them
-        ResultConfirmation(
-            game_id=game.pk,
-            player=a.player,
-            state=State.DECIDED,
-            note=a.note,
-            by=a.by,
-            asked_at=a.asked_at,
-            at=a.at,
-        )
-        for a in settled
-    )
-    ResultsChange.record(partie.club_id, partie.started_at)  # it counts now, maybe
+    settled = disputes + orphaned
+    # Each keeps its note, its account and when it was given.
+    ResultConfirmation.objects.filter(pk__in=[c.pk for c in settled]).update(state=State.DECIDED)
+    _recorded(partie)  # it counts now, maybe
     before = {
         "game": game.number,
-        "disputed": [_answer_record(a) for a in disputes],
-        "unanswered": [a.player.name for a in unanswered],
+        "disputed": [_dispute_record(dispute) for dispute in disputes],
+        # (The trail's key for the pending confirmations nobody could give: stored data.)
+        "unanswered": [c.player.name for c in orphaned],
     }
     return HandChange.objects.create(
         partie=partie,
@@ -321,12 +334,12 @@ def game_decide(*, game: ClosedGame, user: AbstractBaseUser, reason: str) -> Han
     )
 
 
-def _answer_record(answer: ResultConfirmation) -> dict:
+def _dispute_record(dispute: ResultConfirmation) -> dict:
     return {
-        "player": answer.player.name,
-        "by": answer.by.get_username() if answer.by else None,
-        "note": answer.note,
-        "at": _isoformat(answer.at),
+        "player": dispute.player.name,
+        "by": dispute.by.get_username() if dispute.by else None,
+        "note": dispute.note,
+        "at": _isoformat(dispute.at),
     }
 
 
@@ -337,14 +350,14 @@ def _isoformat(at: datetime | None) -> str | None:
 @transaction.atomic
 def game_unlock(*, game: ClosedGame, user: AbstractBaseUser) -> HandChange:
     """Unlock a game its players all confirmed, so that its scorers can correct it: every
-    answer is asked again. The audit entry keeps who had confirmed it and when. (Only
+    confirmation is pending again. The audit entry keeps who had confirmed it and when. (Only
     the club's owner may: the view asks for his role.)"""
     partie = Partie.objects.select_for_update().get(pk=game.partie_id)
     if not ClosedGame.objects.filter(pk=game.pk).exists():
         raise ConfirmationError("game_changed")
     if game.number not in locked_games(partie, [game.number]):
         raise ConfirmationError("not_locked")
-    answers = list(
+    confirmations = list(
         ResultConfirmation.objects.select_related("player", "by")
         .filter(game__pk=game.pk)
         .order_by("player__name")
@@ -353,19 +366,18 @@ def game_unlock(*, game: ClosedGame, user: AbstractBaseUser) -> HandChange:
         "game": game.number,
         "confirmed": [
             {
-                "player": a.player.name,
-                "by": a.by.get_username() if a.by else None,
-                "at": a.at.isoformat() if a.at else None,
-                "state": a.state,  # confirmed, or decided by the owner
+                "player": c.player.name,
+                "by": c.by.get_username() if c.by else None,
+                "at": c.at.isoformat() if c.at else None,
+                "state": c.state,  # confirmed, or decided by the owner
             }
-            for a in answers
+            for c in confirmations
         ],
     }
-    ResultConfirmation.objects.filter(pk__in=[a.pk for a in answers]).delete()
-    ResultConfirmation.objects.bulk_create(
-        ResultConfirmation(game_id=game.pk, player=a.player, asked_at=a.asked_at) for a in answers
+    ResultConfirmation.objects.filter(pk__in=[c.pk for c in confirmations]).update(
+        state=State.PENDING, note="", by=None, at=None
     )
-    ResultsChange.record(partie.club_id, partie.started_at)  # asked again: not counted
+    _recorded(partie)  # pending again: not counted
     change = HandChange.objects.create(
         partie=partie,
         action=HandChange.Action.UNLOCKED,
@@ -379,7 +391,11 @@ def game_unlock(*, game: ClosedGame, user: AbstractBaseUser) -> HandChange:
         club_id=partie.club_id,
         kind=Kind.RESULT_UNLOCKED,
         event=str(change.pk),
-        tell=[Tell(a.player.user_id, link, params) for a in answers if a.player.user_id != user.pk],
+        tell=[
+            Tell(c.player.user_id, link, params)
+            for c in confirmations
+            if c.player.user_id != user.pk
+        ],
     )
     return change
 
@@ -392,8 +408,9 @@ def account_change_record(
     user: AbstractBaseUser | None,
 ) -> list[HandChange]:
     """Write a player's account link changed (``before`` to ``after``, by ``user``) into
-    the Changes list of each partie where he has answers, given or not: who answers for
-    him there changed. The answers themselves stay as they are; the club's owner sees
+    the Changes list of each partie where he has confirmations, given or pending: who
+    confirms for him there changed. The confirmations themselves stay as they are; the
+    club's owner sees
     the entries (``selectors.account_changes_for``). (``players.player_link`` calls it
     in its transaction.)"""
     parties = (

@@ -48,10 +48,10 @@ def player_link(
     is one player in a club, so the link moves from any other player there. ``by``: who
     did it (a scorer), for the partie's trail.
 
-    What the player was asked and answered stays his, as it was: a pending answer is
-    given by whoever is linked now, a given one changed only from the account that gave
-    it (``services.confirmations``). Each change of link is written into the Changes list
-    of every partie where the player has answers, for the club's owner to see
+    What the player was asked and confirmed stays his, as it was: a pending confirmation
+    is given by whoever is linked now, a given one changed only from the account that
+    gave it (``services.confirmations``). Each change of link is written into the Changes
+    list of every partie where the player has confirmations, for the club's owner to see
     (``confirmations.account_change_record``); the games closed before a link ask nobody
     new."""
     if user is not None:
@@ -146,8 +146,8 @@ def roster_join(*, invitation: Invitation, user: AbstractBaseUser, name: str) ->
     is saved. ``invitation_accept`` locks the club's row first, so two people joining
     as one name at once are served one after the other, and the second finds him
     taken. Someone back in a club he left keeps the player he played as. The link is
-    written into the Changes list of the player's parties with answers, as every link
-    is (``player_link``)."""
+    written into the Changes list of the player's parties with confirmations, as every
+    link is (``player_link``)."""
     invitation_accept(invitation=invitation, user=user)
     player = Player.objects.filter(club_id=invitation.club_id, user=user).first()
     if player is not None:
@@ -249,7 +249,7 @@ def player_merge(*, keep: Player, gone: Player, user: AbstractBaseUser) -> Playe
     SettlementLine.objects.filter(payer=gone).update(payer=keep)
     SettlementLine.objects.filter(payee=gone).update(payee=keep)
     PartieStats.objects.filter(player=gone).update(player=keep)
-    # His answers are the kept player's (the two never sat in one game): one person's.
+    # His confirmations are the kept player's (the two never sat in one game): one person's.
     ResultConfirmation.objects.filter(player=gone).update(player=keep)
     games_renew(parties=parties)  # his ratings are rated again from his first game
     account, name = gone.user, gone.name

@@ -4,7 +4,7 @@
 
 The services call these in the transaction of every change to a partie, so the rows
 never lag behind the hands. A game whose rows come out the same is left as it was:
-what the league derived from it (its ratings, its players' answers) stays good. A game
+what the league derived from it (its ratings, its players' confirmations) stays good. A game
 that changed gets new rows under a new key, and whatever was derived from the old ones
 goes with them: its players linked to an account are asked to confirm it anew
 (``ResultConfirmation``). A change that would alter or remove a game its players all
@@ -73,16 +73,18 @@ def partie_results_store(
     saved = [rows for number, rows in wanted.items() if number in gone or number not in stored]
     games_save(saved)
     for game, results, _ in saved:
-        _answer_wanted(partie, game, results, corrected=game.number in stored, names=list(players))
+        _confirmation_tell(
+            partie, game, results, corrected=game.number in stored, names=list(players)
+        )
     if gone or any(number not in stored for number in wanted):
         ResultsChange.record(partie.club_id, partie.started_at)
 
 
-def _answer_wanted(
+def _confirmation_tell(
     partie: Partie, game: ClosedGame, results: list[PlayerResult], *, corrected: bool, names
 ) -> None:
     """Tell the game's players asked to confirm it (those linked to an account) that its
-    result waits for them: a new game, or one corrected."""
+    result is pending their confirmation: a new game, or one corrected."""
     link = reverse("game_detail", args=[partie.pk, game.number])
     params = {"game": game.number, "players": names}
     notices_record(
@@ -95,16 +97,16 @@ def _answer_wanted(
 
 def locked_games(partie: Partie, numbers: Iterable[int] | None = None) -> list[int]:
     """The numbers of the partie's locked games (of ``numbers`` only, if given): games
-    with an answer asked of a player, every one of them settled (confirmed, or a
+    with a confirmation asked of a player, every one of them settled (confirmed, or a
     dispute the owner decided)."""
     numbers = None if numbers is None else list(numbers)
     if numbers == []:
         return []
-    answers = ResultConfirmation.objects.filter(game__partie=partie)
+    confirmations = ResultConfirmation.objects.filter(game__partie=partie)
     if numbers is not None:
-        answers = answers.filter(game__number__in=numbers)
+        confirmations = confirmations.filter(game__number__in=numbers)
     states: dict[int, set[str]] = {}
-    for number, state in answers.values_list("game__number", "state"):
+    for number, state in confirmations.values_list("game__number", "state"):
         states.setdefault(number, set()).add(state)
     settled = set(ResultConfirmation.SETTLED)
     return sorted(number for number, seen in states.items() if seen <= settled)
@@ -124,22 +126,22 @@ def games_renew(*, parties: Iterable[int]) -> None:
     games = list(ClosedGame.objects.filter(partie_id__in=list(parties)))
     results = _grouped(PlayerResult.objects.filter(game__in=games).order_by("side", "pk"))
     lines = _grouped(SettlementLine.objects.filter(game__in=games).order_by("pk"))
-    # The players' answers stay what they were: the games' results did not change.
-    answers = _grouped(ResultConfirmation.objects.filter(game__in=games).order_by("pk"))
+    # The players' confirmations stay what they were: the games' results did not change.
+    confirmations = _grouped(ResultConfirmation.objects.filter(game__in=games).order_by("pk"))
     ClosedGame.objects.filter(pk__in=[game.pk for game in games]).delete()
-    renewed, kept_answers = [], []
+    renewed, kept_confirmations = [], []
     for game in games:
         kept = (results.get(game.pk, []), lines.get(game.pk, []))
         old = game.pk
         for row in (game, *kept[0], *kept[1]):
             row.pk = None
         renewed.append((game, *kept))
-        kept_answers.append((game, answers.get(old, [])))
+        kept_confirmations.append((game, confirmations.get(old, [])))
     games_save(renewed, ask=False)
-    for game, rows in kept_answers:
+    for game, rows in kept_confirmations:
         for row in rows:
             row.pk, row.game = None, game
-    ResultConfirmation.objects.bulk_create([row for _, rows in kept_answers for row in rows])
+    ResultConfirmation.objects.bulk_create([row for _, rows in kept_confirmations for row in rows])
     since: dict[int, object] = {}
     for game in games:  # each club's, from its earliest game
         since[game.club_id] = min(since.get(game.club_id, game.started_at), game.started_at)

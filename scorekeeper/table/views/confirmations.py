@@ -1,8 +1,8 @@
 """Results both players confirm: a closed game's page with its hands, where each of its
 players linked to an account confirms or disputes the result, its scorers read a
 dispute and the club's owner decides a dispute or unlocks a confirmed game; the list of
-what is waiting is on *My games* (``parties.my_games``), and the account changes of
-players with answers on a list of their own for the owner."""
+the games to confirm is on *My games* (``parties.my_games``), and the account changes of
+players with confirmations on a list of their own for the owner."""
 
 from __future__ import annotations
 
@@ -32,21 +32,23 @@ from ..models import ClosedGame, Partie, Unscorable
 from ..services import confirmations as services
 from .common import HtmxHttpRequest
 
-FROM_LIST = "list"  # the answer came from the list on My games: back there
-# Refusals of who answers rather than of what: the user may not answer for this player.
-NOT_HIS = {"not_asked", "not_member", "answered_by_other"}
+FROM_LIST = "list"  # the confirmation came from the list on My games: back there
+# Refusals of who confirms rather than of what: the user may not confirm for this player.
+NOT_HIS = {"not_asked", "not_member", "given_by_other"}
 ACCOUNT_CHANGES_SHOWN = 50
-ANSWERS_DONE = {
+CONFIRMATIONS_DONE = {
     CONFIRM: gettext_lazy("Result confirmed: thank you."),
     DISPUTE: gettext_lazy("Result disputed: the scorers see your note beside the game's hands."),
-    WITHDRAW: gettext_lazy("Your confirmation is taken back: the result waits for your answer."),
+    WITHDRAW: gettext_lazy(
+        "Your confirmation is taken back: the result waits for you to confirm or dispute it."
+    ),
 }
 
 
 @login_required
 @require_safe
 def game_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
-    """A closed game: its result, its players' answers and its hands."""
+    """A closed game: its result, its players' confirmations and its hands."""
     partie = partie_for(request, pk)
     return _render_game(request, partie, _game(partie, number))
 
@@ -70,10 +72,10 @@ def _render_game(
         sheet = selectors.partie_sheet(partie)
     except Unscorable:  # its hands as entered are on the partie's page, with the repairs
         sheet = None
-    mine = game.answer_of(request.user)
-    # Why he may not answer for his player (no longer a member, an answer given from
-    # another account): said instead of buttons that would be refused.
-    refusal = mine and services.answer_refusal(mine, request.user, member=partie.is_member)
+    mine = game.confirmation_of(request.user)
+    # Why he may not confirm for his player (no longer a member, a confirmation given
+    # from another account): said instead of buttons that would be refused.
+    refusal = mine and services.confirmation_refusal(mine, request.user, member=partie.is_member)
     owner = partie.club_role == Role.OWNER
     context = {
         "partie": partie,
@@ -88,12 +90,15 @@ def _render_game(
         # A confirmation given by mistake, offered to be taken back while that works.
         "withdrawable": bool(mine)
         and not refusal
-        and services.withdrawal_refusal(mine, game.answers) is None,
+        and services.withdrawal_refusal(mine, game.confirmations) is None,
         "scorer": partie.club_role.includes(Role.SCORER),
         "may_score": partie.may_score,
         "owner": owner,
-        # Questions nobody can answer (no member linked): only the owner's decision ends them.
-        "unanswerable": [a.player.name for a in selectors.unanswerable(game.game)] if owner else [],
+        # Pending confirmations nobody can give (no member linked): only the owner's
+        # decision ends them.
+        "orphaned": (
+            [c.player.name for c in selectors.orphaned_confirmations(game.game)] if owner else []
+        ),
         "decision_form": decision_form or DecisionForm(initial={"game": game.game.pk}),
     }
     invalid = any(f is not None and f.errors for f in (form, decision_form))
@@ -113,7 +118,7 @@ def game_confirmation(request: HtmxHttpRequest, pk: int, number: int) -> HttpRes
     """The player linked to the user's account confirms or disputes the game's result;
     from the list on My games (``next=list``), back to that list (its region by HTMX)."""
     partie = partie_for(request, pk)
-    if not partie.is_member:  # he reads the partie he played, and answers no more
+    if not partie.is_member:  # he reads the partie he played, and confirms no more
         raise PermissionDenied(str(services.ConfirmationError("not_member")))
     game = _game(partie, number)
     form = ConfirmationForm(request.POST)
@@ -121,34 +126,34 @@ def game_confirmation(request: HtmxHttpRequest, pk: int, number: int) -> HttpRes
     error = None
     if form.is_valid():
         try:
-            _answer(request, game.game, form)
+            _confirmation_save(request, game.game, form)
         except services.ConfirmationError as refusal:
             if refusal.code in NOT_HIS:
                 raise PermissionDenied(str(refusal)) from None
             error = str(refusal)
         else:
-            answer = form.cleaned_data["answer"]
-            done = ANSWERS_DONE[answer]
+            given = form.cleaned_data["confirmation"]
+            done = CONFIRMATIONS_DONE[given]
             if from_list and request.htmx:  # a tap by mistake is taken back from there too
                 return _render_list(
-                    request, done=done, confirmed=game if answer == CONFIRM else None
+                    request, done=done, confirmed=game if given == CONFIRM else None
                 )
             messages.success(request, done)
             if from_list:
-                return redirect(reverse("my_games") + "#to-answer")
+                return redirect(reverse("my_games") + "#to-confirm")
             return redirect("game_detail", partie.pk, number)
     if from_list and request.htmx:
-        return _render_list(request, error=error or _("The answer was not saved: try again."))
+        return _render_list(request, error=error or _("Nothing was saved: try again."))
     return _render_game(request, partie, game, form, error)
 
 
-def _answer(request: HttpRequest, game: ClosedGame, form: ConfirmationForm) -> None:
+def _confirmation_save(request: HttpRequest, game: ClosedGame, form: ConfirmationForm) -> None:
     data = form.cleaned_data
     if data["game"] != game.pk:  # the page showed the game before a correction
         raise services.ConfirmationError("game_changed")
-    if data["answer"] == CONFIRM:
+    if data["confirmation"] == CONFIRM:
         services.result_confirm(game=game, user=request.user)
-    elif data["answer"] == WITHDRAW:
+    elif data["confirmation"] == WITHDRAW:
         services.result_withdraw(game=game, user=request.user)
     else:
         services.result_dispute(game=game, user=request.user, note=data["note"])
@@ -163,18 +168,18 @@ def _render_list(
     """The list of games to confirm on My games, as its region; ``confirmed``: the game
     just confirmed from it, whose notice offers to take the confirmation back."""
     context = {
-        "to_answer": games_to_confirm(request),
-        "answer_done": done,
-        "answer_error": error,
+        "to_confirm": games_to_confirm(request),
+        "confirmation_done": done,
+        "confirmation_error": error,
         "confirmed": confirmed,
     }
-    return render(request, "table/my_games.html#to-answer", context)
+    return render(request, "table/my_games.html#to-confirm", context)
 
 
 def games_to_confirm(request: HttpRequest) -> list[tuple[selectors.GameConfirmations, object]]:
-    """The games the user is asked about, each with his answer so far."""
+    """The games the user is asked to confirm, each with his confirmation so far."""
     games = selectors.games_to_confirm(request.user)
-    return [(game, game.answer_of(request.user)) for game in games]
+    return [(game, game.confirmation_of(request.user)) for game in games]
 
 
 @login_required
@@ -216,7 +221,7 @@ def game_decide(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def account_changes(request: HttpRequest) -> HttpResponse:
-    """The account changes of players with answers in the clubs the user owns, that he
+    """The account changes of players with confirmations in the clubs the user owns, that he
     has not marked as seen, newest first; a POST marks them seen up to the newest shown
     (opening the list changes nothing)."""
     if request.method == "POST":

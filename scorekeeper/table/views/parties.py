@@ -278,11 +278,11 @@ def _render_table(
     if form is None and not read_only and not sheet.is_over:
         form = entry_form(sheet.partie, at_table=sheet.at_table)
     changes = selectors.partie_changes(sheet.partie)
-    # Its games' answers, on the page (not in a region HTMX swaps, nor on the share link):
-    # none before a game closed, and then no query for them.
-    answers = None
+    # Its games' confirmations, on the page (not in a region HTMX swaps, nor on the share
+    # link): none before a game closed, and then no query for them.
+    confirmations = None
     if sheet.has_closed_game and not (shared or request.htmx):
-        answers = selectors.partie_confirmations(sheet.partie)
+        confirmations = selectors.partie_confirmations(sheet.partie)
     context = {
         "sheet": sheet,
         "partie": sheet.partie,
@@ -300,8 +300,8 @@ def _render_table(
         "undo_error": undo_error,
         "restored": restored,
         "live_headers": live_headers,
-        "answers": answers,
-        "locked_hands": {} if read_only else _locked_hands(sheet, answers),
+        "confirmations": confirmations,
+        "locked_hands": {} if read_only else _locked_hands(sheet, confirmations),
     }
     template = "table/partie_detail.html"
     if request.htmx:
@@ -310,17 +310,18 @@ def _render_table(
 
 
 def _locked_hands(
-    sheet: selectors.Sheet, answers: list[selectors.GameConfirmations] | None = None
+    sheet: selectors.Sheet, confirmations: list[selectors.GameConfirmations] | None = None
 ) -> dict[int, int]:
     """The hands played in a locked game, each with (the first of) its locked games: the
     page offers no correction of them, but the way to the game, whose owner unlocks it.
-    No query before a game closed; none either where the page has its games' ``answers``."""
+    No query before a game closed; none either where the page has its games'
+    ``confirmations``."""
     if not sheet.has_closed_game:
         return {}
-    if answers is None:
+    if confirmations is None:
         locked = set(locked_games(sheet.partie))
     else:
-        locked = {item.game.number for item in answers if item.is_locked}
+        locked = {item.game.number for item in confirmations if item.is_locked}
     return sheet.hands_in_games(locked)
 
 
@@ -578,7 +579,7 @@ def my_games(request: HttpRequest) -> HttpResponse:
     context = {
         "page": parties.get_page(number_param(request.GET, "page")),
         "debts": selectors.open_debts_of(request.user),
-        "to_answer": games_to_confirm(request),
+        "to_confirm": games_to_confirm(request),
         "disputed": selectors.disputed_games_for(request.user),
         **calendar_context(request.user, None),
     }
