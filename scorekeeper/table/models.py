@@ -422,18 +422,18 @@ class HandChange(models.Model):
         ARCHIVED = "archived", _("partie archived")
         UNARCHIVED = "unarchived", _("partie taken out of the archive")
         REOPENED = "reopened", _("evening reopened")
-        # A closed game's result answered by one of its players, or unlocked by the owner
-        # (``after`` names the game, the player and a dispute's note).
+        # A closed game's result confirmed or disputed by one of its players, or unlocked
+        # by the owner (``after`` names the game, the player and a dispute's note).
         CONFIRMED = "confirmed", _("result confirmed")
         DISPUTED = "disputed", _("result disputed")
-        # A confirmation taken back before anyone else answered (``before``: when it was
+        # A confirmation taken back before anyone else gave theirs (``before``: when it was
         # given): the player is asked again.
         WITHDRAWN = "withdrawn", _("confirmation taken back")
         UNLOCKED = "unlocked", _("game unlocked")
         # The owner settled a game's disputes (``before``: who disputed, from which
         # account, and the note; ``after``: the game and the owner's reason).
         DECIDED = "decided", _("dispute decided by the owner")
-        # A player with answers linked to another account, or to none (``before`` and
+        # A player with confirmations linked to another account, or to none (``before`` and
         # ``after``: the player and the account's name, None for nobody).
         ACCOUNT = "account", _("player's account changed")
 
@@ -643,7 +643,7 @@ class ClosedGame(models.Model):
 
 class ResultsChange(models.Model):
     """A change of the club's closed games, from ``since`` in their playing order on
-    (None: from the first): a game closed, changed or taken away, an answer that may
+    (None: from the first): a game closed, changed or taken away, a confirmation that may
     change which games a season of confirmed games counts, a partie given to a season.
 
     The outbox of what the league derives in that order (its ratings): written in the
@@ -688,7 +688,7 @@ class ResultsChange(models.Model):
 MONEY_SCALE = Decimal("0.0001")
 
 
-# What a season's standings read of each result (and which games wait for an answer):
+# What a season's standings read of each result (and which games are pending):
 # held by the index they are read from, so that no row is read (PostgreSQL).
 STANDINGS_COLUMNS = ["player", "won", "shutout", "net_points", "money_e4", "kind", "partie", "game"]
 
@@ -743,21 +743,21 @@ class PlayerResult(models.Model):
 
 
 class ResultConfirmation(models.Model):
-    """A player's answer to a closed game's result: asked of every player linked to an
+    """A player's confirmation of a closed game's result: asked of every player linked to an
     account when the game's rows are written (``results.games_save``), then confirmed or
     disputed by that player alone (``services.confirmations``).
 
-    The answer is the player's, and ``by`` the account that gave it: a change of the
+    The confirmation is the player's, and ``by`` the account that gave it: a change of the
     player's account link leaves it as it is (a pending one is given by whoever is linked
     now; a given one is changed only from the account that gave it, and a dispute is
     ended by that account or by the owner's decision).
 
-    A game whose rows change gets new rows and is asked anew (the old answers go with the
-    old game); a game every asked player confirmed (or whose disputes the owner decided,
-    ``SETTLED``) is *locked*: no change may alter it
-    until the club's owner unlocks it. Every answer is a new row (the old one deleted),
-    so that the newest key and the number of a club's rows say whether any answer
-    changed (the club board's ETag, ``league.selectors.standings_version``)."""
+    A game whose rows change gets new rows and is asked anew (the old confirmations go
+    with the old game); a game every asked player confirmed (or whose disputes the owner
+    decided, ``SETTLED``) is *locked*: no change may alter it until the club's owner
+    unlocks it. A player's one row is changed in place; each change writes a
+    ``ResultsChange``, which the club board's ETag reads
+    (``league.selectors.standings_version``)."""
 
     class State(models.TextChoices):
         PENDING = "pending", _("not answered yet")
@@ -767,7 +767,7 @@ class ResultConfirmation(models.Model):
         # account stay on the row, the owner's reason is in the partie's trail.
         DECIDED = "decided", _("decided by the owner")
 
-    # The answers that let a game count and lock: a confirmation, or an owner's decision.
+    # The states that let a game count and lock: confirmed, or an owner's decision.
     SETTLED = (State.CONFIRMED, State.DECIDED)
 
     game = models.ForeignKey(ClosedGame, on_delete=models.CASCADE, related_name="confirmations")
@@ -803,7 +803,7 @@ class ResultConfirmation(models.Model):
 
     @classmethod
     def pending_games(cls) -> models.QuerySet:
-        """The keys of the pending games: some asked player has not confirmed them (not answered, or
+        """The keys of the pending games: some asked player has not confirmed them (not yet, or
         disputed and not decided by the owner): ``game_id__in`` it, uncorrelated, so that
         the database reads it once."""
         return cls.objects.exclude(state__in=cls.SETTLED).values("game_id")
