@@ -25,12 +25,17 @@ from decimal import Decimal
 from itertools import groupby
 from typing import NamedTuple
 
-from openskill.models import PlackettLuce
-
 from .bounds import LEAGUE_POINTS, check_integer
 from .session import GameResult, HandStats
 
-MODEL = PlackettLuce()  # default parameters: mu 25, sigma 25/3
+# OpenSkill's Plackett-Luce model with its default parameters, computed as the library
+# computes them (tests/engine/test_plackett_luce.py holds them to the library's, which
+# is the tests' oracle and not a dependency of the app).
+MU = 25.0
+SIGMA = MU / 3
+BETA = SIGMA / 2
+TAU = MU / 300
+KAPPA = 0.0001
 
 
 @dataclass(frozen=True)
@@ -59,8 +64,8 @@ class LeaguePoints:
 class Rating:
     """An OpenSkill rating; the ordinal ``mu − 3·sigma`` is what the table shows."""
 
-    mu: float = MODEL.mu
-    sigma: float = MODEL.sigma
+    mu: float = MU
+    sigma: float = SIGMA
 
     @property
     def ordinal(self) -> float:
@@ -397,15 +402,14 @@ class Rater:
 
 DEFAULT = Rating()  # a player's before his first game
 
-# The library's model with its defaults (MODEL), on plain floats: ``MODEL.rate(teams,
+# The library's model with its defaults, on plain floats: ``PlackettLuce().rate(teams,
 # ranks=ranks)`` step by step, each operation in the library's order, so that every
 # figure is the same to the last bit (tests/engine/test_plackett_luce.py checks it on
 # thousands of random games). The library copies every rating, sorts its objects and
 # makes an identifier for each: about ten times the time, which a season rated again
 # from its first game (tens of thousands of games) would feel.
-TAU_SQUARED = MODEL.tau * MODEL.tau
-BETA_SQUARED = MODEL.beta**2
-KAPPA = MODEL.kappa
+TAU_SQUARED = TAU * TAU
+BETA_SQUARED = BETA**2
 
 
 def plackett_luce(

@@ -9,9 +9,17 @@ import random
 
 from openskill.models import PlackettLuce
 
+from scorekeeper.engine import league
 from scorekeeper.engine.league import Rater, Rating, plackett_luce
 
 MODEL = PlackettLuce()
+
+
+def test_the_engines_parameters_are_the_librarys_defaults_to_the_last_bit():
+    engine = (league.MU, league.SIGMA, league.BETA, league.TAU, league.KAPPA)
+    assert engine == (MODEL.mu, MODEL.sigma, MODEL.beta, MODEL.tau, MODEL.kappa)
+    assert (Rating().mu, Rating().sigma) == (MODEL.mu, MODEL.sigma)
+    assert not MODEL.limit_sigma and not MODEL.balance  # the engine has neither option
 
 
 def library(teams: list[list[Rating]], ranks: list[int]) -> list[list[tuple[float, float]]]:
