@@ -96,7 +96,9 @@ def knockout(
                 "3P", Stage.THIRD_PLACE, rounds, (Feed("loser", semis[0]), Feed("loser", semis[1]))
             )
         )
-    if consolation and rounds >= 2:
+    # A bracket of 4 whose semi-finals' losers play for third place has them meet
+    # there: a consolation bracket of the same two would be that match again.
+    if consolation and rounds >= 2 and not (third_place and rounds == 2):
         first = [
             Slot(
                 f"C1-{i}",
