@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from enum import Enum
+from functools import cached_property
 
 from ..record import Problem, Problems
 
@@ -61,6 +62,17 @@ class Tournament:
     consolation: bool = False
     seed: int = 0
     name: str = ""
+
+
+@dataclass(frozen=True)
+class Withdrawal:
+    """A player who withdrew once ``after`` results had been given (0: before the
+    first). A round paired after it leaves him out (a Swiss round, a top cut seeded
+    after it); the matches he was still to play are forfeited (``State.forfeits``): the
+    results say so, as they say every other winner."""
+
+    player: str
+    after: int
 
 
 @dataclass(frozen=True)
@@ -126,23 +138,42 @@ class SwissLine:
 class State:
     """A tournament after its results: every match known so far, in the order it is
     played; the champion and the standings once every match is played; the Swiss table
-    (Swiss only), live."""
+    (Swiss only), live; the players withdrawn, in the order they withdrew (they keep
+    their places in the standings and the Swiss table)."""
 
     tournament: Tournament
     matches: tuple[TournamentMatch, ...]
     champion: str | None
     standings: tuple[Place, ...]
     swiss_table: tuple[SwissLine, ...] = field(default=())
+    withdrawn: tuple[str, ...] = field(default=())
 
     def is_over(self) -> bool:
         """Every match played (a round robin's first place may still be shared)."""
         return bool(self.standings)
 
     def match(self, match_id: str) -> TournamentMatch | None:
-        return next((m for m in self.matches if m.id == match_id), None)
+        return self._by_id.get(match_id)
+
+    @cached_property
+    def _by_id(self) -> dict[str, TournamentMatch]:
+        # A round robin of 128 has 8,128 matches: each looked up without a search.
+        return {m.id: m for m in self.matches}
 
     def playable(self) -> list[TournamentMatch]:
         return [m for m in self.matches if m.playable]
+
+    def forfeits(self) -> list[MatchResult]:
+        """The results the withdrawals give now: each playable match of a withdrawn
+        player goes to his opponent (both withdrawn: to the upper seat). Entered, they
+        may make more matches playable, and give more forfeits."""
+        out = set(self.withdrawn)
+        results = []
+        for match in self.playable():
+            if out.intersection(match.players):
+                stays = [p for p in match.players if p not in out] or [match.players[0]]
+                results.append(MatchResult(match.id, stays[0]))
+        return results
 
     def stages(self) -> list[Stage]:
         """The stages that hold a match, in the order of ``Stage``."""
