@@ -72,7 +72,7 @@ def test_the_text_format_lists_the_rounds_and_the_standings():
     assert result.out.splitlines() == [
         "Club championship: swiss, 4 players",
         "",
-        "Swiss, round 1",
+        "Round 1",
         "  S1-1  Anna v Carl: Anna won",
         "  S1-2  Ben v Dora: Dora won",
         "",

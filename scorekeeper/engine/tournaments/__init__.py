@@ -41,6 +41,7 @@ from .play import TournamentPlay, most_swiss_rounds, tournament_problems, tourna
 from .values import (
     MatchResult,
     Place,
+    RoundName,
     Stage,
     State,
     SwissLine,
@@ -55,6 +56,7 @@ __all__ = [
     "FORMAT",
     "MatchResult",
     "Place",
+    "RoundName",
     "Stage",
     "State",
     "SwissLine",

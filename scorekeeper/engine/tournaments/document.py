@@ -34,7 +34,7 @@ from ..bounds import (
 from ..jsontext import JSONTextError, load_json
 from ..record import Problems
 from .play import player_problems, tournament_problems, tournament_state
-from .values import MatchResult, State, System, Tournament, TournamentError, Withdrawal
+from .values import MatchResult, Stage, State, System, Tournament, TournamentError, Withdrawal
 
 Document = tuple[Tournament, list[MatchResult], list[Withdrawal]]
 
@@ -251,7 +251,10 @@ def state_text(state: State) -> str:
 
     for stage in state.stages():
         for number, matches in state.rounds(stage):
-            lines += ["", f"{stage.value.replace('_', ' ').capitalize()}, round {number}"]
+            heading = str(state.round_name(stage, number))
+            if stage is Stage.TOP_CUT:
+                heading = f"Top cut: {heading}"
+            lines += ["", heading]
             width = max(len(m.id) for m in matches)
             for m in matches:
                 lines.append(f"  {m.id:<{width}}  {_how(m)}")
