@@ -17,7 +17,7 @@ between the two it follows from; a part as tall as a 64-player bracket's first r
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import date
 from typing import Any, Protocol
@@ -80,7 +80,8 @@ class SwissRead(Protocol):
 
 class TournamentRead(Protocol):
     """The read model of a started tournament: its rounds (a page's columns, in the
-    order of the stages), the champion and standings once it is over, the Swiss table."""
+    order of the stages), the champion and standings once it is over, the Swiss table,
+    the players withdrawn."""
 
     @property
     def system(self) -> str: ...
@@ -92,6 +93,8 @@ class TournamentRead(Protocol):
     def standings(self) -> Sequence[PlaceRead]: ...
     @property
     def swiss_table(self) -> Sequence[SwissRead]: ...
+    @property
+    def withdrawn(self) -> Collection[str]: ...
 
 
 # The printed values
@@ -136,18 +139,21 @@ class BracketSheet:
     champion: str | None
     sections: tuple[BracketBlock, ...]
     swiss: tuple[SwissRead, ...]  # the Swiss table (Swiss only), as the read model has it
+    withdrawn: frozenset[str] = frozenset()  # marked so in the Swiss table
 
 
 @dataclass(frozen=True)
 class PlacingLine:
     """A player's line of the final placings: his place (shared where the system does
-    not separate players) and his record: matches won and lost, byes apart."""
+    not separate players) and his record: matches won and lost, byes apart; whether he
+    withdrew."""
 
     place: int
     player: str
     won: int
     lost: int
     byes: int
+    withdrawn: bool = False
 
 
 @dataclass(frozen=True)
@@ -217,6 +223,7 @@ def bracket_sheet(view: TournamentRead, *, title: str, subtitle: str | None = No
         champion=view.champion,
         sections=tuple(sections),
         swiss=tuple(view.swiss_table),
+        withdrawn=frozenset(view.withdrawn),
     )
 
 
@@ -298,8 +305,9 @@ def placings_sheet(
                 continue
             won[match.winner] += 1
             lost.update(p for p in match.players if p is not None and p != match.winner)
+    out = frozenset(view.withdrawn)
     lines = tuple(
-        PlacingLine(place.place, player, won[player], lost[player], byes[player])
+        PlacingLine(place.place, player, won[player], lost[player], byes[player], player in out)
         for place in view.standings
         for player in place.players
     )
@@ -332,6 +340,7 @@ class DocumentTournament:
     champion: str | None
     standings: tuple[engine_tournaments.Place, ...]
     swiss_table: tuple[engine_tournaments.SwissLine, ...]
+    withdrawn: frozenset[str] = frozenset()
 
 
 def document_tournament(state: engine_tournaments.State) -> DocumentTournament:
@@ -350,7 +359,13 @@ def document_tournament(state: engine_tournaments.State) -> DocumentTournament:
         champion=state.champion,
         standings=state.standings,
         swiss_table=state.swiss_table,
+        withdrawn=frozenset(state.withdrawn),
     )
+
+
+def withdrawn_name(name: str) -> str:
+    """A withdrawn player's name as the sheets print it in a table."""
+    return _("%(name)s (withdrawn)") % {"name": name}
 
 
 # The renderers
@@ -406,9 +421,11 @@ class BracketRenderer(Renderer):
         rows: list[list[Any]] = [
             [self.head_cell(h, w) for h, w in zip(headings, widths, strict=True)]
         ]
+        out = self.document.withdrawn
         rows += [
-            [str(s.place), self.name_cell(s.player, widths[1]), str(s.score), str(s.buchholz),
-             str(s.byes)]
+            [str(s.place),
+             self.name_cell(withdrawn_name(s.player) if s.player in out else s.player, widths[1]),
+             str(s.score), str(s.buchholz), str(s.byes)]
             for s in self.document.swiss
         ]  # fmt: skip
         return Table(rows, colWidths=widths, style=_table_style(), repeatRows=1, hAlign="LEFT")
@@ -601,7 +618,8 @@ class PlacingsRenderer(Renderer):
             [self.head_cell(h, w) for h, w in zip(headings, widths, strict=True)]
         ]
         for line in sheet.lines:
-            row = [str(line.place), self.name_cell(line.player, widths[1]), str(line.won),
+            name = withdrawn_name(line.player) if line.withdrawn else line.player
+            row = [str(line.place), self.name_cell(name, widths[1]), str(line.won),
                    str(line.lost)]  # fmt: skip
             if sheet.has_byes:
                 row.append(str(line.byes))
