@@ -56,6 +56,8 @@ class RoundRead(Protocol):
     def round(self) -> int: ...
     @property
     def matches(self) -> Sequence[MatchRead]: ...
+    @property
+    def name(self) -> engine_tournaments.RoundName: ...
 
 
 class PlaceRead(Protocol):
@@ -203,8 +205,8 @@ def bracket_sheet(view: TournamentRead, *, title: str, subtitle: str | None = No
     >>> sheet = bracket_sheet(document_tournament(state), title="Cup")
     >>> [(c.title, c.slots, [(b.id, b.slot, b.players) for b in c.boxes])
     ...  for c in sheet.sections[0].columns]  # doctest: +NORMALIZE_WHITESPACE
-    [('Round 1', 2, [('W1-1', 1, ('Anna',)), ('W1-2', 2, ('Ben', 'Carl'))]),
-     ('Round 2', 1, [('W2-1', 1, ('Anna', None))])]
+    [('Semi-finals', 2, [('W1-1', 1, ('Anna',)), ('W1-2', 2, ('Ben', 'Carl'))]),
+     ('Final', 1, [('W2-1', 1, ('Anna', None))])]
     """
     sections = []
     for stages in PARTS:
@@ -256,10 +258,10 @@ def _placed(rounds: Sequence[RoundRead]) -> tuple[RoundColumn, ...]:
     for n, column in enumerate(bracket):
         boxes = tuple(_box(m, _number(m.id)) for m in column.matches)
         slots = max([1 << (deepest - halving(column.round)), *(b.slot for b in boxes)])
-        columns.append(RoundColumn(round_title(column.stage, column.round), slots, boxes, n > 0))
+        columns.append(RoundColumn(round_title(column.name), slots, boxes, n > 0))
     columns += [
         RoundColumn(
-            round_title(c.stage, c.round),
+            round_title(c.name),
             1,
             tuple(_box(m, 1) for m in c.matches),
             c.stage != "third_place",
@@ -280,7 +282,7 @@ def _listed(rounds: Sequence[RoundRead]) -> tuple[RoundColumn, ...]:
     tallest = max(len(column.matches) for column in rounds)
     return tuple(
         RoundColumn(
-            round_title(column.stage, column.round),
+            round_title(column.name),
             tallest,
             tuple(_box(m, n) for n, m in enumerate(column.matches, start=1)),
         )
@@ -331,6 +333,7 @@ class DocumentRound:
     stage: str
     round: int
     matches: tuple[DocumentMatch, ...]
+    name: engine_tournaments.RoundName
 
 
 @dataclass(frozen=True)
@@ -352,6 +355,7 @@ def document_tournament(state: engine_tournaments.State) -> DocumentTournament:
                 stage.value,
                 number,
                 tuple(DocumentMatch(m.id, m.players, m.winner, m.bye) for m in matches),
+                state.round_name(stage, number),
             )
             for stage in state.stages()
             for number, matches in state.rounds(stage)

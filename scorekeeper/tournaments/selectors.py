@@ -90,11 +90,13 @@ class MatchView:
 
 @dataclass(frozen=True)
 class RoundView:
-    """A column of the bracket: one round of one stage."""
+    """A column of the bracket: one round of one stage, and what people call it (the
+    engine's name, which vocabulary.round_title words)."""
 
     stage: str
     round: int
     matches: tuple[MatchView, ...]
+    name: bracket.RoundName
 
 
 @dataclass(frozen=True)
@@ -148,7 +150,7 @@ def tournament_view(tournament: Tournament, state: bracket.State | None = None) 
     for stage in state.stages():
         for number, matches in state.rounds(stage):
             views = tuple(_match_view(m, tables.get(m.id), waiting, forfeits) for m in matches)
-            rounds.append(RoundView(stage.value, number, views))
+            rounds.append(RoundView(stage.value, number, views, state.round_name(stage, number)))
     return TournamentView(
         name=tournament.name,
         system=tournament.system,

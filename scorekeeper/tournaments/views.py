@@ -208,7 +208,7 @@ def tournament_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     if view is not None:
         index = asked - 1 if asked else view.current_index()
         index = min(max(index, 0), max(len(view.rounds) - 1, 0))
-    titles = [round_title(c.stage, c.round) for c in view.rounds] if view is not None else []
+    titles = [round_title(c.name) for c in view.rounds] if view is not None else []
     context = {
         "tournament": tournament,
         "view": view,
@@ -357,7 +357,7 @@ def _render_screen(request: HtmxHttpRequest, tournament: Tournament, shared: boo
         (
             band,
             band_title(band.bracket, system, band.part, band.parts),
-            [(round_title(c.stage, c.round), c) for c in band.columns],
+            [(round_title(c.name), c) for c in band.columns],
         )
         for band in section.bands
     ]

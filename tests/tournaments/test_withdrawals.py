@@ -62,7 +62,7 @@ def test_a_swiss_player_withdrawn_during_round_1_is_paired_in_no_later_round(
     assert lines["Hanna"].opponents == ("Dora",) and lines["Dora"].buchholz == 0
     page = client_owner.get(tournament.get_absolute_url()).content.decode()
     assert '<th class="player" scope="row">Hanna <span class="tag">withdrawn</span></th>' in page
-    screen = client_owner.get(reverse("tournament_screen", args=[tournament.pk]))
+    screen = client_owner.get(reverse("tournament_screen", args=[tournament.pk]) + "?section=1")
     assert '<span>Hanna</span> <span class="tag">withdrawn</span>' in screen.content.decode()
     pdf = client_owner.get(reverse("tournament_bracket_pdf", args=[tournament.pk]))
     assert "Hanna (withdrawn)" in text_of(pdf.content)
