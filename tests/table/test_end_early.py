@@ -86,6 +86,8 @@ def test_its_page_and_the_list_say_it_ended_at_time(
     page = client_owner.get(under_way.get_absolute_url()).content.decode()
     assert "Time was called: the partie ended here, before it was played out." in page
     assert 'name="knocker"' not in page  # no hand form
+    assert "The game left unfinished settles nothing." in page
+    assert "Nobody pays: the totals are equal." not in page
     assert "partie ended early" in page  # the trail
     home = client_owner.get("/").content.decode()
     assert "over · time was called" in home
