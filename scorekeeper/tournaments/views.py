@@ -180,12 +180,13 @@ def tournament_start(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def entry_withdraw(request: HttpRequest, pk: int, entry: int) -> HttpResponse:
-    """Withdraw a player: his matches still to play are forfeited to his opponents."""
+    """Withdraw a player: his matches still to play are forfeited to his opponents. Back
+    to the players, where he is marked withdrawn."""
     tournament = _tournament(request, pk, Role.SCORER)
     withdrawn = Entry.objects.filter(tournament=tournament, pk=entry).first()
     if withdrawn is not None:
         services.entry_withdraw(entry=withdrawn, by=request.user)
-    return redirect(tournament if tournament.is_started else "tournament_entries", tournament.pk)
+    return redirect("tournament_entries", tournament.pk)
 
 
 @login_required
