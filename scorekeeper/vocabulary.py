@@ -15,6 +15,7 @@ from django.utils.translation import gettext, ngettext, pgettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from scorekeeper import engine
+from scorekeeper.engine.tournaments import RoundName
 from scorekeeper.formats import number_text
 
 # Each kind: its short name (sheets, lists) and how the start form explains it.
@@ -450,17 +451,41 @@ def season_subtitle(season) -> str:  # noqa: ANN001 (a league.Season; no model i
     return f"{dates} · {points_formula(season.points)}"
 
 
-def round_title(stage: str, number: int) -> str:
-    """A tournament's column heading: the stage and its round (the page's and the PDF's)."""
+def round_title(name: RoundName) -> str:
+    """A tournament's round as people call it (the engine's ``Tournament.round_name``),
+    in the reader's language: the heading of a round on the tournament's page, its
+    screen in the bar and its PDFs. German has words of its own for the rounds of 16
+    and 32 (Achtelfinale, Sechzehntelfinale), so each has a message of its own."""
+    number = name.number
+    if name.winners:  # a double elimination's winners' bracket
+        knockout = {
+            "final": gettext("Winners' final"),
+            "semi_finals": gettext("Winners' semi-finals"),
+            "quarter_finals": gettext("Winners' quarter-finals"),
+            16: gettext("Winners' round of 16"),
+            32: gettext("Winners' round of 32"),
+            "round_of": gettext("Winners' round of %(players)s"),
+        }
+    else:
+        knockout = {
+            "final": gettext("Final"),
+            "semi_finals": gettext("Semi-finals"),
+            "quarter_finals": gettext("Quarter-finals"),
+            16: gettext("Round of 16"),
+            32: gettext("Round of 32"),
+            "round_of": gettext("Round of %(players)s"),
+        }
+    if name.kind == "round_of":
+        return knockout.get(number) or knockout["round_of"] % {"players": number}
+    if name.kind in knockout:
+        return knockout[name.kind]
     titles = {
-        "winners": gettext("Round %(number)s"),
-        "losers": gettext("Losers' round %(number)s"),
+        "round": gettext("Round %(number)s"),
+        "losers_round": gettext("Losers' round %(number)s"),
+        "losers_final": gettext("Losers' final"),
         "grand_final": gettext("Grand final"),
-        "grand_final_reset": gettext("Grand final, deciding match"),
-        "third_place": gettext("Match for third place"),
-        "consolation": gettext("Consolation round %(number)s"),
-        "round_robin": gettext("Round %(number)s"),
-        "swiss": gettext("Swiss round %(number)s"),
-        "top_cut": gettext("Top cut, round %(number)s"),
+        "grand_final_reset": gettext("Grand final (reset)"),
+        "third_place": gettext("Third place"),
+        "consolation_round": gettext("Consolation round %(number)s"),
     }
-    return titles[stage] % {"number": number}
+    return titles[name.kind] % {"number": number}

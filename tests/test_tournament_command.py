@@ -72,7 +72,7 @@ def test_the_text_format_lists_the_rounds_and_the_standings():
     assert result.out.splitlines() == [
         "Club championship: swiss, 4 players",
         "",
-        "Swiss, round 1",
+        "Round 1",
         "  S1-1  Anna v Carl: Anna won",
         "  S1-2  Ben v Dora: Dora won",
         "",
@@ -89,6 +89,26 @@ def test_the_text_format_lists_the_rounds_and_the_standings():
         "    3. Ben",
         "    4. Carl",
     ]
+
+
+def test_a_swiss_pairs_a_withdrawn_player_in_no_round_paired_after_he_withdrew():
+    results = [{"match": "S1-1", "winner": "Anna"}, {"match": "S1-2", "winner": "Dora"}]
+    doc = document(system="swiss", players=EIGHT[:4], rounds=2, seed=7, results=results,
+                   withdrawn=[{"player": "Carl", "after": 1}])  # fmt: skip
+    state = json.loads(tournament(doc).out)
+    second = [(m["players"], m["bye"]) for m in state["matches"] if m["round"] == 2]
+    assert second == [(["Anna", "Dora"], False), (["Ben"], True)]
+    assert state["withdrawn"] == ["Carl"]
+    # Withdrawn once round 1 was over, round 2 had been paired: his match there stays,
+    # for its result to say he forfeited it.
+    doc["withdrawn"] = [{"player": "Carl", "after": 2}]
+    state = json.loads(tournament(doc).out)
+    assert [m["players"] for m in state["matches"] if m["round"] == 2] == [
+        ["Anna", "Dora"],
+        ["Ben", "Carl"],
+    ]
+    text = tournament(doc, "--format", "text").out.splitlines()
+    assert "    4. Carl (withdrawn)  0  1" in text and "Withdrawn: Carl" in text
 
 
 def test_a_file_is_read_and_the_real_command_prints_names_outside_ascii(tmp_path):
@@ -138,13 +158,34 @@ def test_a_file_is_read_and_the_real_command_prints_names_outside_ascii(tmp_path
         (
             {"colour": "red"},
             "unknown key 'colour': a tournament has format, name, system, "
-            "players, rounds, top_cut, third_place, consolation, seed, results",
+            "players, rounds, top_cut, third_place, consolation, seed, results, withdrawn",
         ),  # fmt: skip
         (
             {"results": [{"match": "W1-1"}, 7]},
             'result 2: a result is {"match": "W1-2", "winner": "Ben"}, not 7',
         ),  # fmt: skip
         ({"players": ["Anna", " Ben"]}, "players: ' Ben' begins or ends with a space: remove it"),
+        (
+            {"withdrawn": [{"player": "Zoë", "after": 0}]},
+            "withdrawn 1: 'Zoë' is not a player of the tournament",
+        ),
+        (
+            {"withdrawn": [{"player": "Ben", "after": 0}, {"player": "Ben", "after": 0}]},
+            "withdrawn 2: Ben withdrew once already",
+        ),
+        (
+            {"withdrawn": [{"player": "Ben", "after": 3}]},
+            "withdrawn 1: Ben withdrew after 3 results, but 0 were given",
+        ),
+        (
+            {"withdrawn": [{"player": "Ben", "after": -1}]},
+            "withdrawn 1: after must be at least 0, not -1",
+        ),
+        (
+            {"withdrawn": [{"player": "Ben"}]},
+            'withdrawn 1: a withdrawal is {"player": "Ben", "after": 4} (the number of results '
+            "given before it), not {'player': 'Ben'}",
+        ),  # fmt: skip
     ],
 )
 def test_bad_input_is_one_error_line_and_status_2(fields, line):

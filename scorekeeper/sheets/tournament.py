@@ -17,7 +17,7 @@ between the two it follows from; a part as tall as a 64-player bracket's first r
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import date
 from typing import Any, Protocol
@@ -56,6 +56,8 @@ class RoundRead(Protocol):
     def round(self) -> int: ...
     @property
     def matches(self) -> Sequence[MatchRead]: ...
+    @property
+    def name(self) -> engine_tournaments.RoundName: ...
 
 
 class PlaceRead(Protocol):
@@ -80,7 +82,8 @@ class SwissRead(Protocol):
 
 class TournamentRead(Protocol):
     """The read model of a started tournament: its rounds (a page's columns, in the
-    order of the stages), the champion and standings once it is over, the Swiss table."""
+    order of the stages), the champion and standings once it is over, the Swiss table,
+    the players withdrawn."""
 
     @property
     def system(self) -> str: ...
@@ -92,6 +95,8 @@ class TournamentRead(Protocol):
     def standings(self) -> Sequence[PlaceRead]: ...
     @property
     def swiss_table(self) -> Sequence[SwissRead]: ...
+    @property
+    def withdrawn(self) -> Collection[str]: ...
 
 
 # The printed values
@@ -136,18 +141,21 @@ class BracketSheet:
     champion: str | None
     sections: tuple[BracketBlock, ...]
     swiss: tuple[SwissRead, ...]  # the Swiss table (Swiss only), as the read model has it
+    withdrawn: frozenset[str] = frozenset()  # marked so in the Swiss table
 
 
 @dataclass(frozen=True)
 class PlacingLine:
     """A player's line of the final placings: his place (shared where the system does
-    not separate players) and his record: matches won and lost, byes apart."""
+    not separate players) and his record: matches won and lost, byes apart; whether he
+    withdrew."""
 
     place: int
     player: str
     won: int
     lost: int
     byes: int
+    withdrawn: bool = False
 
 
 @dataclass(frozen=True)
@@ -197,8 +205,8 @@ def bracket_sheet(view: TournamentRead, *, title: str, subtitle: str | None = No
     >>> sheet = bracket_sheet(document_tournament(state), title="Cup")
     >>> [(c.title, c.slots, [(b.id, b.slot, b.players) for b in c.boxes])
     ...  for c in sheet.sections[0].columns]  # doctest: +NORMALIZE_WHITESPACE
-    [('Round 1', 2, [('W1-1', 1, ('Anna',)), ('W1-2', 2, ('Ben', 'Carl'))]),
-     ('Round 2', 1, [('W2-1', 1, ('Anna', None))])]
+    [('Semi-finals', 2, [('W1-1', 1, ('Anna',)), ('W1-2', 2, ('Ben', 'Carl'))]),
+     ('Final', 1, [('W2-1', 1, ('Anna', None))])]
     """
     sections = []
     for stages in PARTS:
@@ -217,6 +225,7 @@ def bracket_sheet(view: TournamentRead, *, title: str, subtitle: str | None = No
         champion=view.champion,
         sections=tuple(sections),
         swiss=tuple(view.swiss_table),
+        withdrawn=frozenset(view.withdrawn),
     )
 
 
@@ -249,10 +258,10 @@ def _placed(rounds: Sequence[RoundRead]) -> tuple[RoundColumn, ...]:
     for n, column in enumerate(bracket):
         boxes = tuple(_box(m, _number(m.id)) for m in column.matches)
         slots = max([1 << (deepest - halving(column.round)), *(b.slot for b in boxes)])
-        columns.append(RoundColumn(round_title(column.stage, column.round), slots, boxes, n > 0))
+        columns.append(RoundColumn(round_title(column.name), slots, boxes, n > 0))
     columns += [
         RoundColumn(
-            round_title(c.stage, c.round),
+            round_title(c.name),
             1,
             tuple(_box(m, 1) for m in c.matches),
             c.stage != "third_place",
@@ -273,7 +282,7 @@ def _listed(rounds: Sequence[RoundRead]) -> tuple[RoundColumn, ...]:
     tallest = max(len(column.matches) for column in rounds)
     return tuple(
         RoundColumn(
-            round_title(column.stage, column.round),
+            round_title(column.name),
             tallest,
             tuple(_box(m, n) for n, m in enumerate(column.matches, start=1)),
         )
@@ -298,8 +307,9 @@ def placings_sheet(
                 continue
             won[match.winner] += 1
             lost.update(p for p in match.players if p is not None and p != match.winner)
+    out = frozenset(view.withdrawn)
     lines = tuple(
-        PlacingLine(place.place, player, won[player], lost[player], byes[player])
+        PlacingLine(place.place, player, won[player], lost[player], byes[player], player in out)
         for place in view.standings
         for player in place.players
     )
@@ -323,6 +333,7 @@ class DocumentRound:
     stage: str
     round: int
     matches: tuple[DocumentMatch, ...]
+    name: engine_tournaments.RoundName
 
 
 @dataclass(frozen=True)
@@ -332,6 +343,7 @@ class DocumentTournament:
     champion: str | None
     standings: tuple[engine_tournaments.Place, ...]
     swiss_table: tuple[engine_tournaments.SwissLine, ...]
+    withdrawn: frozenset[str] = frozenset()
 
 
 def document_tournament(state: engine_tournaments.State) -> DocumentTournament:
@@ -343,6 +355,7 @@ def document_tournament(state: engine_tournaments.State) -> DocumentTournament:
                 stage.value,
                 number,
                 tuple(DocumentMatch(m.id, m.players, m.winner, m.bye) for m in matches),
+                state.round_name(stage, number),
             )
             for stage in state.stages()
             for number, matches in state.rounds(stage)
@@ -350,7 +363,13 @@ def document_tournament(state: engine_tournaments.State) -> DocumentTournament:
         champion=state.champion,
         standings=state.standings,
         swiss_table=state.swiss_table,
+        withdrawn=frozenset(state.withdrawn),
     )
+
+
+def withdrawn_name(name: str) -> str:
+    """A withdrawn player's name as the sheets print it in a table."""
+    return _("%(name)s (withdrawn)") % {"name": name}
 
 
 # The renderers
@@ -406,9 +425,11 @@ class BracketRenderer(Renderer):
         rows: list[list[Any]] = [
             [self.head_cell(h, w) for h, w in zip(headings, widths, strict=True)]
         ]
+        out = self.document.withdrawn
         rows += [
-            [str(s.place), self.name_cell(s.player, widths[1]), str(s.score), str(s.buchholz),
-             str(s.byes)]
+            [str(s.place),
+             self.name_cell(withdrawn_name(s.player) if s.player in out else s.player, widths[1]),
+             str(s.score), str(s.buchholz), str(s.byes)]
             for s in self.document.swiss
         ]  # fmt: skip
         return Table(rows, colWidths=widths, style=_table_style(), repeatRows=1, hAlign="LEFT")
@@ -601,7 +622,8 @@ class PlacingsRenderer(Renderer):
             [self.head_cell(h, w) for h, w in zip(headings, widths, strict=True)]
         ]
         for line in sheet.lines:
-            row = [str(line.place), self.name_cell(line.player, widths[1]), str(line.won),
+            name = withdrawn_name(line.player) if line.withdrawn else line.player
+            row = [str(line.place), self.name_cell(name, widths[1]), str(line.won),
                    str(line.lost)]  # fmt: skip
             if sheet.has_byes:
                 row.append(str(line.byes))

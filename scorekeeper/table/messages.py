@@ -15,6 +15,9 @@ from scorekeeper.engine.record import RecordError
 WHO = {"knocker": gettext_lazy("knocker"), "defender": gettext_lazy("defender")}
 
 MESSAGES = {
+    "partie_ended": gettext_lazy(
+        "This partie was ended before its target: its hands can no longer change."
+    ),
     "upcard_missing": gettext_lazy("Oklahoma rules need the upcard of every scored hand."),
     "gin_only": gettext_lazy("These rules allow only gin here: a knock needs 0 deadwood."),
     "over_limit": gettext_lazy(

@@ -175,6 +175,12 @@ class Partie(models.Model):
         RUNNING = "running", _("running")
         CLOSED = "closed", _("over")
 
+    class EarlyEnd(models.TextChoices):
+        """Why a partie is over before its games were played out (``partie_end_early``)."""
+
+        TIME = "time", _("time was called")
+        WITHDRAWAL = "withdrawal", _("a player withdrew")
+
     club = models.ForeignKey(
         "clubs.Club",
         on_delete=models.PROTECT,
@@ -211,6 +217,11 @@ class Partie(models.Model):
     dealer_cut = models.BooleanField(_("first dealer cut for"), default=False)
     state = models.CharField(
         _("state"), max_length=10, choices=State.choices, default=State.RUNNING
+    )
+    # Closed before its games were played out, and why (blank: played to its end, or
+    # still running); it takes no more hands, and a game left open counts for nothing.
+    ended_early = models.CharField(
+        _("ended early"), max_length=10, choices=EarlyEnd.choices, blank=True, default=""
     )
     summary = models.JSONField(
         _("summary"),
@@ -436,6 +447,8 @@ class HandChange(models.Model):
         # A player with confirmations linked to another account, or to none (``before`` and
         # ``after``: the player and the account's name, None for nobody).
         ACCOUNT = "account", _("player's account changed")
+        # Ended before its games were played out (``after``: {"why": Partie.EarlyEnd}).
+        ENDED = "ended", _("partie ended early")
 
     partie = models.ForeignKey(
         Partie, on_delete=models.CASCADE, null=True, blank=True, related_name="changes"

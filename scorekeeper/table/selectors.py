@@ -122,7 +122,13 @@ class Sheet:
 
     @property
     def is_over(self) -> bool:
-        return self.session.is_over()
+        """Its games played out, or the partie ended before (``ended_early``)."""
+        return self.session.is_over() or bool(self.partie.ended_early)
+
+    @property
+    def ended_early(self) -> str:
+        """Why it ended before its games were played out (Partie.EarlyEnd), or ""."""
+        return self.partie.ended_early
 
     @cached_property
     def turn(self) -> engine.Turn:

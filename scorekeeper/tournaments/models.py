@@ -141,7 +141,9 @@ class Tournament(models.Model):
 
 class Entry(models.Model):
     """A player entered: his seed (1 best; None until seeded), whether he checked in,
-    and when he withdrew (his remaining matches are forfeited to his opponents)."""
+    and when he withdrew (his remaining matches are forfeited to his opponents; after
+    the start, ``withdrawn_after``: how many results had been given, where the engine
+    takes his withdrawal among them, engine.tournaments.Withdrawal)."""
 
     tournament = models.ForeignKey(
         Tournament, on_delete=models.CASCADE, related_name="entries", verbose_name=_("tournament")
@@ -152,6 +154,9 @@ class Entry(models.Model):
     seed = models.PositiveSmallIntegerField(_("seed"), null=True, blank=True)
     checked_in = models.BooleanField(_("checked in"), default=False)
     withdrawn_at = models.DateTimeField(_("withdrawn"), null=True, blank=True)
+    withdrawn_after = models.PositiveIntegerField(
+        _("withdrawn after results"), null=True, blank=True
+    )
     created_at = models.DateTimeField(_("entered"), auto_now_add=True)
 
     class Meta:

@@ -14,7 +14,7 @@ every screen, ``?section=`` to hold one)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from scorekeeper.engine.tournaments import SwissLine
 from scorekeeper.table import live
@@ -131,7 +131,7 @@ def _slice(column: RoundView, part: int, parts: int) -> RoundView:
     if count < parts:
         return column
     size = -(-count // parts)
-    return RoundView(column.stage, column.round, column.matches[part * size : (part + 1) * size])
+    return replace(column, matches=column.matches[part * size : (part + 1) * size])
 
 
 def _packed(bands: list[Band]) -> list[Section]:

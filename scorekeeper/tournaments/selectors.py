@@ -23,13 +23,10 @@ def unrated_parties() -> QuerySet:
 
 def field_of(tournament: Tournament) -> list[Entry]:
     """Who plays: the entries checked in and not withdrawn before the start, in seed
-    order (the unseeded after, by name). After the start, those who played from it."""
+    order (the unseeded after, by name). A player withdrawn after the start (his
+    ``withdrawn_after`` set) stays in it: his results stand."""
     entries = tournament.entries.select_related("player").filter(checked_in=True)
-    if tournament.started_at is not None:
-        return [
-            e for e in entries if e.withdrawn_at is None or e.withdrawn_at >= tournament.started_at
-        ]
-    return [e for e in entries if e.withdrawn_at is None]
+    return [e for e in entries if e.withdrawn_at is None or e.withdrawn_after is not None]
 
 
 def engine_tournament(tournament: Tournament, entries: list[Entry]) -> bracket.Tournament:
@@ -53,10 +50,20 @@ def results_of(tournament: Tournament) -> list[bracket.MatchResult]:
     return [bracket.MatchResult(match, winner) for match, winner in rows]
 
 
+def withdrawals_of(entries: list[Entry]) -> list[bracket.Withdrawal]:
+    """The field's withdrawals after the start, each where it falls among the results."""
+    withdrawn = [e for e in entries if e.withdrawn_after is not None]
+    withdrawn.sort(key=lambda e: (e.withdrawn_after, e.withdrawn_at, e.pk))
+    return [bracket.Withdrawal(e.player.name, e.withdrawn_after) for e in withdrawn]
+
+
 def tournament_state(tournament: Tournament) -> bracket.State:
-    """The state after every result given (a started tournament only)."""
+    """The state after every result given and every withdrawal (a started tournament
+    only)."""
     entries = field_of(tournament)
-    return bracket.tournament_state(engine_tournament(tournament, entries), results_of(tournament))
+    return bracket.tournament_state(
+        engine_tournament(tournament, entries), results_of(tournament), withdrawals_of(entries)
+    )
 
 
 # The read model
@@ -83,11 +90,13 @@ class MatchView:
 
 @dataclass(frozen=True)
 class RoundView:
-    """A column of the bracket: one round of one stage."""
+    """A column of the bracket: one round of one stage, and what people call it (the
+    engine's name, which vocabulary.round_title words)."""
 
     stage: str
     round: int
     matches: tuple[MatchView, ...]
+    name: bracket.RoundName
 
 
 @dataclass(frozen=True)
@@ -137,14 +146,11 @@ def tournament_view(tournament: Tournament, state: bracket.State | None = None) 
     }
     waiting = _waiting(tournament, tables)
     forfeits = _current_sources(tournament)
-    withdrawn = frozenset(
-        tournament.entries.filter(withdrawn_at__isnull=False).values_list("player__name", flat=True)
-    )
     rounds = []
     for stage in state.stages():
         for number, matches in state.rounds(stage):
             views = tuple(_match_view(m, tables.get(m.id), waiting, forfeits) for m in matches)
-            rounds.append(RoundView(stage.value, number, views))
+            rounds.append(RoundView(stage.value, number, views, state.round_name(stage, number)))
     return TournamentView(
         name=tournament.name,
         system=tournament.system,
@@ -152,7 +158,7 @@ def tournament_view(tournament: Tournament, state: bracket.State | None = None) 
         champion=state.champion,
         standings=state.standings,
         swiss_table=state.swiss_table,
-        withdrawn=withdrawn,
+        withdrawn=frozenset(state.withdrawn),
     )
 
 

@@ -5,7 +5,9 @@ given by a partie's close (``outbox``) or corrected by the organiser.
 After each, ``_advance`` plays the state forward: the matches of withdrawn players are
 forfeited to their opponents, each closed partie (confirmed, where the tournament asks
 it) gives its match's result, and each match that became playable is started as a
-partie at a numbered table. The results table is the record; the bracket is derived.
+partie at a numbered table. A partie whose match was decided at time or by a
+withdrawal is ended there (``table.services.partie_end_early``). The results table is
+the record; the bracket is derived.
 """
 
 from __future__ import annotations
@@ -104,8 +106,8 @@ def entry_add(*, tournament: Tournament, player: Player, checked_in: bool = True
         raise TournamentRefused("not_of_club")
     entry, _ = Entry.objects.get_or_create(tournament=tournament, player=player)
     if entry.checked_in != checked_in or entry.withdrawn_at is not None:
-        entry.checked_in, entry.withdrawn_at = checked_in, None
-        entry.save(update_fields=["checked_in", "withdrawn_at"])
+        entry.checked_in, entry.withdrawn_at, entry.withdrawn_after = checked_in, None, None
+        entry.save(update_fields=["checked_in", "withdrawn_at", "withdrawn_after"])
     return entry
 
 
@@ -125,8 +127,8 @@ def entries_check_in(*, tournament: Tournament, players: Sequence[Player]) -> No
     for player_id, entry in held.items():
         checked = player_id in ticked
         if entry.checked_in != checked or (checked and entry.withdrawn_at is not None):
-            entry.checked_in, entry.withdrawn_at = checked, None
-            entry.save(update_fields=["checked_in", "withdrawn_at"])
+            entry.checked_in, entry.withdrawn_at, entry.withdrawn_after = checked, None, None
+            entry.save(update_fields=["checked_in", "withdrawn_at", "withdrawn_after"])
 
 
 class Seeding:
@@ -204,12 +206,16 @@ def tournament_start(*, tournament: Tournament, owner: AbstractBaseUser) -> Tour
 @transaction.atomic
 def entry_withdraw(*, entry: Entry, by: AbstractBaseUser) -> Entry:
     """Withdraw a player: before the start he just leaves the field; after it, each of
-    his matches still to play is forfeited to his opponent, now and as they come."""
+    his matches still to play is forfeited to his opponent, now and as they come (a
+    partie he plays ends there), and no round paired from now on seats him
+    (``withdrawn_after``: the results given until now, where the engine takes it)."""
     tournament = _locked(entry.tournament)
     entry = Entry.objects.select_for_update().get(pk=entry.pk)
     if entry.withdrawn_at is None:
         entry.withdrawn_at = timezone.now()
-        entry.save(update_fields=["withdrawn_at"])
+        if tournament.is_started:
+            entry.withdrawn_after = tournament.results.count()
+        entry.save(update_fields=["withdrawn_at", "withdrawn_after"])
     if tournament.is_started:
         _advance(tournament, by)
     return entry
@@ -237,6 +243,7 @@ def result_correct(
         bracket.tournament_state(
             selectors.engine_tournament(tournament, entries),
             [*given, bracket.MatchResult(match, name)],
+            selectors.withdrawals_of(entries),
         )
     except bracket.TournamentError as error:
         code, params = error.problems[-1]
@@ -277,7 +284,7 @@ def round_end_at_time(*, tournament: Tournament, by: AbstractBaseUser) -> int:
                 row.save(update_fields=["hands_at_time"])
         elif (leader := selectors.partie_leader(row.partie)) is not None:
             results.append(_time_result(tournament, row, players[leader], by))
-    MatchResult.objects.bulk_create(results)
+    _give(results, {row.match: row for row in unfinished}, by)
     _advance(tournament, by)
     return len(results)
 
@@ -309,9 +316,6 @@ def _advance(tournament: Tournament, by: AbstractBaseUser | None) -> int:
     forfeits, results of closed parties, new parties; the finish noted. How many results
     it gave."""
     given = 0
-    withdrawn = set(
-        tournament.entries.exclude(withdrawn_at=None).values_list("player__name", flat=True)
-    )
     players = {e.player.name: e.player for e in selectors.field_of(tournament)}
     while True:
         state = selectors.tournament_state(tournament)
@@ -322,39 +326,61 @@ def _advance(tournament: Tournament, by: AbstractBaseUser | None) -> int:
                 "partie"
             )
         }
-        results = []
+        # A withdrawn player's match goes to his opponent (the engine's rule).
+        results = [
+            MatchResult(
+                tournament=tournament,
+                match=forfeit.match,
+                winner=players[forfeit.winner],
+                source=MatchResult.Source.FORFEIT,
+            )
+            for forfeit in state.forfeits()
+            if forfeit.winner is not None
+        ]
+        forfeited = {result.match for result in results}
         for match in state.playable():
-            result = _due_result(tournament, match, tables.get(match.id), withdrawn, players)
-            if result is not None:
-                results.append(result)
+            if match.id not in forfeited:
+                result = _due_result(tournament, match, tables.get(match.id), players)
+                if result is not None:
+                    results.append(result)
         if not results:
             break
-        MatchResult.objects.bulk_create(results)
+        _give(results, tables, by)
         given += len(results)
     _start_playable(tournament, state, tables, by)
     _note_finish(tournament, state)
     return given
 
 
+# The results that end their match's partie where it stands: the table's to say why.
+_ENDS_PARTIE = {
+    MatchResult.Source.TIME: Partie.EarlyEnd.TIME,
+    MatchResult.Source.FORFEIT: Partie.EarlyEnd.WITHDRAWAL,
+}
+
+
+def _give(
+    results: list[MatchResult], tables: dict[str, TournamentMatch], by: AbstractBaseUser | None
+) -> None:
+    """Write the results; a match won at time or by a withdrawal has its partie, if
+    one is still played, ended there (its table is free again)."""
+    MatchResult.objects.bulk_create(results)
+    for result in results:
+        row = tables.get(result.match)
+        why = _ENDS_PARTIE.get(MatchResult.Source(result.source))
+        if why is not None and row is not None and row.partie.is_running:
+            row.partie = table_services.partie_end_early(partie=row.partie, why=why, user=by)
+
+
 def _due_result(
     tournament: Tournament,
     match: bracket.TournamentMatch,
     row: TournamentMatch | None,
-    withdrawn: set[str],
     players: dict[str, Player],
 ) -> MatchResult | None:
-    """The result a playable match has now, or None: a withdrawn player's forfeit (both
-    withdrawn: the upper seat goes on), its closed partie's winner, or, time called
-    with one more hand to play, its leader once a hand was played after the call."""
-    out = [p for p in match.players if p in withdrawn]
-    if out:
-        stays = [p for p in match.players if p not in withdrawn] or [match.players[0]]
-        return MatchResult(
-            tournament=tournament,
-            match=match.id,
-            winner=players[stays[0]],
-            source=MatchResult.Source.FORFEIT,
-        )
+    """The result a playable match has now, or None: its closed partie's winner, or,
+    time called with one more hand to play, its leader once a hand was played after
+    the call."""
     if row is not None and row.partie.is_running and row.hands_at_time is not None:
         leader = selectors.partie_leader(row.partie)
         if row.partie.summary.get("hands", 0) > row.hands_at_time and leader is not None:

@@ -180,12 +180,13 @@ def tournament_start(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def entry_withdraw(request: HttpRequest, pk: int, entry: int) -> HttpResponse:
-    """Withdraw a player: his matches still to play are forfeited to his opponents."""
+    """Withdraw a player: his matches still to play are forfeited to his opponents. Back
+    to the players, where he is marked withdrawn."""
     tournament = _tournament(request, pk, Role.SCORER)
     withdrawn = Entry.objects.filter(tournament=tournament, pk=entry).first()
     if withdrawn is not None:
         services.entry_withdraw(entry=withdrawn, by=request.user)
-    return redirect(tournament if tournament.is_started else "tournament_entries", tournament.pk)
+    return redirect("tournament_entries", tournament.pk)
 
 
 @login_required
@@ -208,7 +209,7 @@ def tournament_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     if view is not None:
         index = asked - 1 if asked else view.current_index()
         index = min(max(index, 0), max(len(view.rounds) - 1, 0))
-    titles = [round_title(c.stage, c.round) for c in view.rounds] if view is not None else []
+    titles = [round_title(c.name) for c in view.rounds] if view is not None else []
     context = {
         "tournament": tournament,
         "view": view,
@@ -357,7 +358,7 @@ def _render_screen(request: HtmxHttpRequest, tournament: Tournament, shared: boo
         (
             band,
             band_title(band.bracket, system, band.part, band.parts),
-            [(round_title(c.stage, c.round), c) for c in band.columns],
+            [(round_title(c.name), c) for c in band.columns],
         )
         for band in section.bands
     ]

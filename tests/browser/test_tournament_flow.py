@@ -79,7 +79,7 @@ def test_an_eight_player_knockout_from_check_in_to_champion(
     expect(organiser.locator(".seeds li .badge").first).to_have_text("1")
     screenshot(organiser, "tournament-check-in-en-1280")
     organiser.get_by_role("button", name="Start round 1").click()
-    expect(organiser.get_by_role("heading", name="Round 1")).to_be_visible()
+    expect(organiser.get_by_role("heading", name="Quarter-finals")).to_be_visible()
     expect(organiser.locator(".match")).to_have_count(4)
     expect(organiser.locator(".match .badge.running")).to_have_count(4)
     tournament = Tournament.objects.get()
@@ -89,7 +89,7 @@ def test_an_eight_player_knockout_from_check_in_to_champion(
     # and stays on the round he reads.
     phone = browser_of(open_context, log_in, "bar", PHONE)
     phone.goto(tournament.get_absolute_url())
-    expect(phone.get_by_role("heading", name="Round 1")).to_be_visible()
+    expect(phone.get_by_role("heading", name="Quarter-finals")).to_be_visible()
     expect_no_sideways_scroll(phone)
     mark_page(phone)
     play_out(tournament, owner)
@@ -98,8 +98,8 @@ def test_an_eight_player_knockout_from_check_in_to_champion(
     screenshot(phone, "tournament-round-1-done-en-360")
 
     # The next round, a tap away: the semi-finals at the tables freed.
-    phone.get_by_role("link", name="Round 2 ›").click()
-    expect(phone.get_by_role("heading", name="Round 2")).to_be_visible()
+    phone.get_by_role("link", name="Semi-finals ›").click()
+    expect(phone.get_by_role("heading", name="Semi-finals")).to_be_visible()
     expect(phone.locator(".match .badge.running")).to_have_count(2)
     expect_no_sideways_scroll(phone)
 
@@ -143,7 +143,7 @@ def test_the_bracket_in_german_on_a_phone(
     services.tournament_start(tournament=tournament, owner=owner)
     phone: Page = browser_of(open_context, log_in, "bar", PHONE, "de")
     phone.goto(tournament.get_absolute_url())
-    expect(phone.get_by_role("heading", name="Runde 1")).to_be_visible()
+    expect(phone.get_by_role("heading", name="Viertelfinale")).to_be_visible()
     expect(phone.locator(".match .badge").first).to_have_text("Tisch 1")
     expect_no_sideways_scroll(phone)
     screenshot(phone, "tournament-round-1-de-360")

@@ -132,7 +132,9 @@ def fits(page: Page, boxes: int) -> None:
     assert cut_with_room(page) == []
 
 
-@pytest.mark.parametrize(("language", "third"), [("en", "Match for third place"), ("de", None)])
+@pytest.mark.parametrize(
+    ("language", "third"), [("en", "Third place"), ("de", "Spiel um Platz drei")]
+)
 def test_a_32_player_knockout_fits_the_bar_screen_with_its_winners_marked(
     open_context: Callable[..., BrowserContext],
     log_in: Callable[..., None],

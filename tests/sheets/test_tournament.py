@@ -93,10 +93,10 @@ def test_a_bracket_places_each_match_between_the_two_it_follows_from():
     assert section.title == "Bracket"
     assert [(c.title, c.slots, c.joined, [(b.id, b.slot) for b in c.boxes])
             for c in section.columns] == [
-        ("Round 1", 4, False, [("W1-1", 1), ("W1-2", 2), ("W1-3", 3), ("W1-4", 4)]),
-        ("Round 2", 2, True, [("W2-1", 1), ("W2-2", 2)]),
-        ("Round 3", 1, True, [("W3-1", 1)]),
-        ("Match for third place", 1, False, [("3P", 1)]),
+        ("Quarter-finals", 4, False, [("W1-1", 1), ("W1-2", 2), ("W1-3", 3), ("W1-4", 4)]),
+        ("Semi-finals", 2, True, [("W2-1", 1), ("W2-2", 2)]),
+        ("Final", 1, True, [("W3-1", 1)]),
+        ("Third place", 1, False, [("3P", 1)]),
     ]  # fmt: skip
     assert section.columns[0].boxes[0].players == ("A",) and section.columns[0].boxes[0].bye
 
@@ -104,10 +104,12 @@ def test_a_bracket_places_each_match_between_the_two_it_follows_from():
 def test_a_double_elimination_has_both_brackets_and_the_grand_final_after_the_winners():
     sheet = bracket_sheet(document_tournament(played("double_elimination", 8)), title="Cup")
     winners, losers = sheet.sections
-    assert [c.title for c in winners.columns] == ["Round 1", "Round 2", "Round 3", "Grand final"]
+    assert [c.title for c in winners.columns] == [
+        "Winners' quarter-finals", "Winners' semi-finals", "Winners' final", "Grand final",
+    ]  # fmt: skip
     assert [(c.title, c.slots) for c in losers.columns] == [
         ("Losers' round 1", 2), ("Losers' round 2", 2),
-        ("Losers' round 3", 1), ("Losers' round 4", 1),
+        ("Losers' round 3", 1), ("Losers' final", 1),
     ]  # fmt: skip
     assert losers.title == "Losers' bracket" and winners.title == "Winners' bracket"
 
@@ -145,7 +147,8 @@ def test_a_64_player_bracket_fits_one_turned_page_every_name_and_winner_on_it(kn
     for player in knockout_64.tournament.players[1:]:
         assert player in words
     assert "Maximiliane Hohenzollern" in words  # cut to its box with an ellipsis
-    assert [f"Round {n}" in words for n in range(1, 7)] == [True] * 6
+    rounds = ("Round of 64", "Round of 32", "Round of 16", "Quarter-finals", "Semi-finals", "Final")
+    assert [title in words for title in rounds] == [True] * 6
     decided = sum(1 for m in knockout_64.matches if m.winner and not m.bye)
     assert words.count("✓") == decided == 63
     assert f"Champion: {knockout_64.champion}" in words
@@ -158,7 +161,8 @@ def test_a_64_player_double_elimination_prints_both_brackets_apart():
     texts = [flat(text) for text in pages(pdf)]
     assert len(texts) == 2
     assert "Winners' bracket" in texts[0] and "Grand final" in texts[0]
-    assert "Losers' bracket" in texts[1] and "Losers' round 10" in texts[1]
+    assert "Losers' bracket" in texts[1] and "Losers' round 9" in texts[1]
+    assert "Losers' final" in texts[1] and "Winners' round of 64" in texts[0]
     assert_laid_out_apart(pdf)
 
 
@@ -166,7 +170,13 @@ def test_a_swiss_prints_each_rounds_pairings_the_top_cut_and_the_table():
     state = played("swiss", 64, rounds=6, top_cut=8)
     pdf = bracket_pdf(state)
     words = text_of(pdf)
-    for title in ("Swiss rounds: the pairings", "Swiss round 6", "Top cut", "Swiss table"):
+    for title in (
+        "Swiss rounds: the pairings",
+        "Round 6",
+        "Top cut",
+        "Quarter-finals",
+        "Swiss table",
+    ):
         assert title in words
     assert "Place Player Points Buchholz Byes" in words
     first = state.swiss_table[0]
@@ -188,7 +198,7 @@ def test_the_pdfs_are_german_in_german():
     with translation.override("de"):
         bracket = text_of(bracket_pdf(state))
         placings = text_of(render_placings(placings_sheet(document_tournament(state), title="C")))
-    for words in ("Runde 1", "Verliererrunde 1", "Großes Finale", "Seite 1 von 1"):
+    for words in ("Verliererrunde 1", "Großes Finale", "Seite 1 von 1"):
         assert words in bracket, words
     assert "Platz Spieler Gewonnen Verloren" in placings and "Endplatzierungen" in placings
 

@@ -11,9 +11,11 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from scorekeeper import engine
 from scorekeeper.clubs.models import Role
 from scorekeeper.table import live
 from scorekeeper.table import services as table_services
+from scorekeeper.table.models import Partie
 from scorekeeper.table.services import sharing
 from scorekeeper.tournaments import screen, selectors, services
 from scorekeeper.tournaments.models import MatchResult, Tournament, TournamentMatch
@@ -160,6 +162,17 @@ def test_at_time_the_leader_wins_each_unfinished_partie_and_the_result_is_audite
     state = selectors.tournament_state(tournament)
     assert state.match("W1-1").winner == "Anna" and state.match("W1-2").winner == "Emil"
     assert state.match("W1-4").winner is None  # level at 0 : 0, it plays on
+    # The parties decided at time end there; the one level plays on.
+    ended = {m: table_of(tournament, m).partie for m in ("W1-1", "W1-2", "W1-4")}
+    assert [(p.state, p.ended_early) for p in ended.values()] == [
+        (Partie.State.CLOSED, "time"),
+        (Partie.State.CLOSED, "time"),
+        (Partie.State.RUNNING, ""),
+    ]
+    page = client_owner.get(ended["W1-1"].get_absolute_url()).content.decode()
+    assert "Time was called: the partie ended here, before it was played out." in page
+    work()
+    assert MatchResult.objects.filter(tournament=tournament).count() == 3  # nothing more due
 
 
 def test_at_time_one_more_hand_is_played_and_then_its_leader_wins(club, owner, players):
@@ -175,6 +188,12 @@ def test_at_time_one_more_hand_is_played_and_then_its_leader_wins(club, owner, p
     (result,) = MatchResult.objects.filter(source=MatchResult.Source.TIME)
     assert (result.match, result.winner.name) == ("W1-1", "Hanna")
     assert selectors.tournament_state(tournament).match("W1-1").winner == "Hanna"
+    partie = table_of(tournament, "W1-1").partie
+    assert (partie.state, partie.ended_early, partie.summary["hands"]) == ("closed", "time", 2)
+    with pytest.raises(engine.HandError):  # the extra hand was its last
+        table_services.hand_record(partie=partie, hand=G(10, knocker="Anna"), user=owner)
+    work()
+    assert MatchResult.objects.filter(source=MatchResult.Source.TIME).count() == 1
 
 
 def test_time_is_refused_where_the_tournament_has_no_time_limit(

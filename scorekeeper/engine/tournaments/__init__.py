@@ -37,10 +37,11 @@ result 9: W1-1's result cannot change while 3P, W3-1, W2-1 depend on it: void 3P
 
 from .brackets import bracket_size, seed_positions
 from .document import FORMAT, loads, parse_tournament, state_json, state_text
-from .play import most_swiss_rounds, tournament_problems, tournament_state
+from .play import TournamentPlay, most_swiss_rounds, tournament_problems, tournament_state
 from .values import (
     MatchResult,
     Place,
+    RoundName,
     Stage,
     State,
     SwissLine,
@@ -48,12 +49,14 @@ from .values import (
     Tournament,
     TournamentError,
     TournamentMatch,
+    Withdrawal,
 )
 
 __all__ = [
     "FORMAT",
     "MatchResult",
     "Place",
+    "RoundName",
     "Stage",
     "State",
     "SwissLine",
@@ -61,6 +64,8 @@ __all__ = [
     "Tournament",
     "TournamentError",
     "TournamentMatch",
+    "TournamentPlay",
+    "Withdrawal",
     "bracket_size",
     "loads",
     "most_swiss_rounds",

@@ -18,6 +18,7 @@ is a bye. Those follow from the bracket alone, not from the results.
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -96,7 +97,9 @@ def knockout(
                 "3P", Stage.THIRD_PLACE, rounds, (Feed("loser", semis[0]), Feed("loser", semis[1]))
             )
         )
-    if consolation and rounds >= 2:
+    # A bracket of 4 whose semi-finals' losers play for third place has them meet
+    # there: a consolation bracket of the same two would be that match again.
+    if consolation and rounds >= 2 and not (third_place and rounds == 2):
         first = [
             Slot(
                 f"C1-{i}",
@@ -232,12 +235,31 @@ class Bracket:
         return [self._played[s.id] for s in self.slots if s.id in self._played]
 
     def record(self, match_id: str, winner: str | None) -> None:
-        """Give a match's winner (None: take its result back) and follow it through."""
+        """Give a match's winner (None: take its result back) and follow it through:
+        each match after it is seated anew only while the one it follows from
+        changed (a bracket's slots come in the order they are played, each after
+        those it follows from)."""
         if winner is None:
             self.given.pop(match_id, None)
         else:
             self.given[match_id] = winner
-        self._refresh(sorted([self._index[match_id], *self._following(match_id)]))
+        due = [self._index[match_id]]
+        done: set[int] = set()
+        while due:
+            index = heapq.heappop(due)
+            if index in done:
+                continue
+            done.add(index)
+            slot_id = self.slots[index].id
+            before = self._outcome(slot_id)
+            self._refresh((index,))
+            if self._outcome(slot_id) != before:
+                for child in self._children.get(slot_id, ()):
+                    heapq.heappush(due, child)
+
+    def _outcome(self, slot_id: str) -> tuple:
+        """What the matches after a slot read of it."""
+        return (self._played.get(slot_id), self._winners.get(slot_id), self._losers.get(slot_id))
 
     def downstream(self, match_id: str) -> list[str]:
         """Every match whose seats follow from ``match_id``'s result, directly or through

@@ -1,7 +1,7 @@
 """The open tournament document, ``scorekeeper-tournament/1`` (docs/format.md,
 "Tournament"), and the state as the command prints it: JSON or a readable listing.
 
->>> tournament, results = loads('{"format": "scorekeeper-tournament/1", '
+>>> tournament, results, withdrawals = loads('{"format": "scorekeeper-tournament/1", '
 ...     '"system": "single_elimination", "players": ["Anna", "Ben", "Carl"], '
 ...     '"results": [{"match": "W1-2", "winner": "Carl"}]}')
 >>> state = tournament_state(tournament, results)
@@ -34,7 +34,9 @@ from ..bounds import (
 from ..jsontext import JSONTextError, load_json
 from ..record import Problems
 from .play import player_problems, tournament_problems, tournament_state
-from .values import MatchResult, State, System, Tournament, TournamentError
+from .values import MatchResult, Stage, State, System, Tournament, TournamentError, Withdrawal
+
+Document = tuple[Tournament, list[MatchResult], list[Withdrawal]]
 
 FORMAT = "scorekeeper-tournament/1"
 KEYS = (
@@ -48,14 +50,15 @@ KEYS = (
     "consolation",
     "seed",
     "results",
+    "withdrawn",
 )
 SYSTEMS = [system.value for system in System]
 MAX_SEED = 2**63 - 1
 
 
-def loads(text: str | bytes) -> tuple[Tournament, list[MatchResult]]:
-    """The tournament and its results in a document's JSON text (at most
-    MAX_RECORD_BYTES), or a TournamentError with one line per problem."""
+def loads(text: str | bytes) -> Document:
+    """The tournament, its results and its withdrawals in a document's JSON text (at
+    most MAX_RECORD_BYTES), or a TournamentError with one line per problem."""
     try:
         data = load_json(text, limit=MAX_RECORD_BYTES, what="tournament")
     except JSONTextError as error:
@@ -63,7 +66,7 @@ def loads(text: str | bytes) -> tuple[Tournament, list[MatchResult]]:
     return parse_tournament(data)
 
 
-def parse_tournament(data: Any) -> tuple[Tournament, list[MatchResult]]:
+def parse_tournament(data: Any) -> Document:
     """Check a document's keys and values, then the tournament they make."""
     if not isinstance(data, dict):
         raise TournamentError(
@@ -96,6 +99,7 @@ def parse_tournament(data: Any) -> tuple[Tournament, list[MatchResult]]:
         "consolation": _flag(data, "consolation", problems),
     }
     results = _results(data.get("results", []), problems)
+    withdrawals = _withdrawals(data.get("withdrawn", []), problems)
     if problems:  # the options are not all known: the players' problems beside them
         player_problems(players, problems)
         raise TournamentError.of(problems)
@@ -106,7 +110,7 @@ def parse_tournament(data: Any) -> tuple[Tournament, list[MatchResult]]:
     problems = tournament_problems(tournament)
     if problems:
         raise TournamentError.of(problems)
-    return tournament, results
+    return tournament, results, withdrawals
 
 
 def _system(value: Any, problems: Problems) -> System | None:
@@ -178,6 +182,40 @@ def _results(value: Any, problems: Problems) -> list[MatchResult]:
     return results
 
 
+def _withdrawals(value: Any, problems: Problems) -> list[Withdrawal]:
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        problems.add('withdrawn: give a list of {"player": ..., "after": ...}', "no_withdrawals")
+        return []
+    withdrawals = []
+    for number, item in enumerate(value[:MAX_TOURNAMENT_RESULTS], start=1):
+        where = f"withdrawn {number}"
+        if not isinstance(item, dict) or set(item) != {"player", "after"}:
+            problems.add(
+                f'{where}: a withdrawal is {{"player": "Ben", "after": 4}} (the number of '
+                f"results given before it), not {shorten(item)}",
+                "bad_withdrawal",
+                withdrawal=number,
+            )
+            continue
+        player = item["player"]
+        if not isinstance(player, str):
+            problems.add(
+                f"{where}: player must be a player's name, not {shorten(player)}",
+                "bad_withdrawal",
+                withdrawal=number,
+            )
+            continue
+        try:
+            after = check_integer(f"{where}: after", item["after"], 0, MAX_TOURNAMENT_RESULTS)
+        except BoundsError as error:
+            problems.add(str(error), error.code, withdrawal=number)
+            continue
+        withdrawals.append(Withdrawal(player, after))
+    return withdrawals
+
+
 def state_json(state: State) -> dict:
     """The command's JSON: every match, the champion and the standings (once over)."""
     return {
@@ -195,6 +233,7 @@ def state_json(state: State) -> dict:
         ],
         "champion": state.champion,
         "standings": [{"place": p.place, "players": list(p.players)} for p in state.standings],
+        "withdrawn": list(state.withdrawn),
     }
 
 
@@ -205,22 +244,35 @@ def state_text(state: State) -> str:
     title = tournament.name or "Tournament"
     system = tournament.system.value.replace("_", " ")
     lines = [f"{title}: {system}, {len(tournament.players)} players"]
+    out = set(state.withdrawn)
+
+    def named(player: str) -> str:
+        return f"{player} (withdrawn)" if player in out else player
+
     for stage in state.stages():
         for number, matches in state.rounds(stage):
-            lines += ["", f"{stage.value.replace('_', ' ').capitalize()}, round {number}"]
+            heading = str(state.round_name(stage, number))
+            if stage is Stage.TOP_CUT:
+                heading = f"Top cut: {heading}"
+            lines += ["", heading]
             width = max(len(m.id) for m in matches)
             for m in matches:
                 lines.append(f"  {m.id:<{width}}  {_how(m)}")
     if state.swiss_table:
         lines += ["", "Swiss table (place, player, score, Buchholz)"]
         for line in state.swiss_table:
-            lines.append(f"  {line.place:>3}. {line.player}  {line.score}  {line.buchholz}")
+            lines.append(f"  {line.place:>3}. {named(line.player)}  {line.score}  {line.buchholz}")
     lines.append("")
+    if state.withdrawn:
+        lines.append(f"Withdrawn: {', '.join(state.withdrawn)}")
     if state.standings:
         if state.champion:
             lines.append(f"Champion: {state.champion}")
         lines.append("Standings")
-        lines += [f"  {p.place:>3}. {', '.join(p.players)}" for p in state.standings]
+        lines += [
+            f"  {p.place:>3}. {', '.join(named(player) for player in p.players)}"
+            for p in state.standings
+        ]
     else:
         playable = len(state.playable())
         lines.append(f"Not over: {playable} {'match' if playable == 1 else 'matches'} playable")

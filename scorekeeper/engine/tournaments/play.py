@@ -8,13 +8,12 @@ standings.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
 from ..bounds import MAX_SWISS_ROUNDS, MAX_TOURNAMENT_PLAYERS, name_problem, shorten
 from ..record import Problems
-from .brackets import Bracket, Slot, double_knockout, knockout
+from .brackets import NOBODY, Bracket, Slot, double_knockout, knockout
 from .rounds import berger_round, swiss_pairs, swiss_table
 from .values import (
     MatchResult,
@@ -26,6 +25,7 @@ from .values import (
     Tournament,
     TournamentError,
     TournamentMatch,
+    Withdrawal,
 )
 
 
@@ -94,21 +94,104 @@ def tournament_problems(tournament: Tournament) -> Problems:
     return problems
 
 
-def tournament_state(tournament: Tournament, results: Iterable[MatchResult]) -> State:
+def tournament_state(
+    tournament: Tournament,
+    results: Iterable[MatchResult],
+    withdrawals: Iterable[Withdrawal] = (),
+) -> State:
     """The state after the results, entered in order (a later result for a match
-    corrects it, a winner of None voids it); the first result refused raises a
-    TournamentError naming it: ``result 3: ...``."""
-    problems = tournament_problems(tournament)
+    corrects it, a winner of None voids it), each withdrawal taken once ``after`` of
+    them were entered; the first result refused raises a TournamentError naming it:
+    ``result 3: ...``. A withdrawal that names no player of it, names one twice or
+    comes after more results than given is refused first, each on a line."""
+    play = TournamentPlay(tournament)
+    results = list(results)
+    withdrawals = list(withdrawals)
+    problems = withdrawal_problems(tournament, withdrawals, len(results))
     if problems:
         raise TournamentError.of(problems)
-    play = _play(tournament)
+    due: dict[int, list[str]] = {}
+    for withdrawal in withdrawals:
+        due.setdefault(withdrawal.after, []).append(withdrawal.player)
+    for player in due.get(0, ()):
+        play.withdraw(player)
     for number, result in enumerate(results, start=1):
-        if (trouble := play.enter(result)) is not None:
+        play.enter(result)
+        for player in due.get(number, ()):
+            play.withdraw(player)
+    return play.state()
+
+
+def withdrawal_problems(
+    tournament: Tournament, withdrawals: Sequence[Withdrawal], results: int
+) -> Problems:
+    """What is wrong with a tournament's withdrawals, one line each."""
+    problems = Problems()
+    players = set(tournament.players)
+    seen: set[str] = set()
+    for number, withdrawal in enumerate(withdrawals, start=1):
+        name = withdrawal.player
+        where = f"withdrawn {number}"
+        if name not in players:
+            problems.add(
+                f"{where}: {shorten(name)} is not a player of the tournament",
+                "withdrawn_stranger",
+                name=shorten(name),
+            )
+        elif name in seen:
+            problems.add(f"{where}: {name} withdrew once already", "withdrawn_twice", name=name)
+        seen.add(name)
+        if not 0 <= withdrawal.after <= results:
+            named = name if name in players else shorten(name)
+            problems.add(
+                f"{where}: {named} withdrew after {withdrawal.after} results, "
+                f"but {results} were given",
+                "withdrawn_after",
+                name=named,
+            )
+    return problems
+
+
+class TournamentPlay:
+    """A tournament played result by result, as ``tournament_state`` replays it: for a
+    caller that enters many results one at a time and looks at the state between them
+    (each result costs what follows from it, not a replay of all of them).
+
+    >>> play = TournamentPlay(Tournament(System.SINGLE_ELIMINATION, ("Anna", "Ben", "Carl")))
+    >>> play.enter(MatchResult("W1-2", "Carl"))
+    >>> play.withdraw("Anna")
+    >>> state = play.state()
+    >>> state.withdrawn, state.forfeits()
+    (('Anna',), [MatchResult(match='W2-1', winner='Carl')])
+    """
+
+    def __init__(self, tournament: Tournament):
+        problems = tournament_problems(tournament)
+        if problems:
+            raise TournamentError.of(problems)
+        self._play = _play(tournament)
+        self.entered = 0  # the results entered so far
+
+    def enter(self, result: MatchResult) -> None:
+        """Take the next result, or raise a TournamentError naming it (and take nothing)."""
+        number = self.entered + 1
+        if (trouble := self._play.enter(result)) is not None:
             line, code, params = trouble
             raise TournamentError(
                 [f"result {number}: {line}"], [(code, params | {"result": number})]
             )
-    return play.state()
+        self.entered = number
+
+    def withdraw(self, player: str) -> None:
+        """A player withdraws now: the rounds paired from now on leave him out."""
+        withdrawn = [Withdrawal(p, 0) for p in (*self._play.withdrawn, player)]
+        problems = withdrawal_problems(self._play.tournament, withdrawn, 0)
+        if problems:
+            raise TournamentError.of(problems)
+        self._play.withdrawn.append(player)
+
+    def state(self) -> State:
+        return self._play.state()
 
 
 Trouble = tuple[str, str, dict]
@@ -120,6 +203,7 @@ class _Play:
     def __init__(self, tournament: Tournament):
         self.tournament = tournament
         self.players = list(tournament.players)
+        self.withdrawn: list[str] = []  # in the order they withdrew
 
     def matches(self) -> list[TournamentMatch]:
         raise NotImplementedError
@@ -192,7 +276,14 @@ class _Play:
             places = _places(self.players, self.ranking(matches))
             if len(places[0].players) == 1:
                 champion = places[0].players[0]
-        return State(self.tournament, tuple(matches), champion, places, self.table(matches))
+        return State(
+            self.tournament,
+            tuple(matches),
+            champion,
+            places,
+            self.table(matches),
+            tuple(self.withdrawn),
+        )
 
 
 def _places(players: Sequence[str], key: dict[str, tuple]) -> tuple[Place, ...]:
@@ -260,6 +351,8 @@ def knockout_ranking(matches: Sequence[TournamentMatch], stage: Stage) -> dict[s
     champion one more than the final's), then the third-place match, then (for the
     first round's losers) how far he came in the consolation bracket."""
     main = [m for m in matches if m.stage is stage]
+    if not main:
+        return {}  # a top cut with nobody left to play it: everyone withdrew
     final = max(m.round for m in main)
     key: dict[str, tuple] = {}
     for match in main:
@@ -370,26 +463,33 @@ class _Swiss(_Play):
         self.cut = Bracket(slots, [None] * cut)
         # Each round paired so far, with the results of the round before it as they
         # stood then: a round is paired again when those changed (a correction while
-        # none of its own matches had a result).
-        self.paired: list[tuple[tuple, list[tuple[str, str]], str | None]] = []
+        # none of its own matches had a result). A round is paired the moment the one
+        # before is complete, with the players not withdrawn by then; a withdrawal
+        # later leaves it as it is (his match there is forfeited).
+        self.paired: list[tuple[tuple, tuple[tuple[str, str], ...], str | None]] = []
         self._swiss: list[TournamentMatch] | None = None  # the Swiss rounds, until a result
+        self._over = False  # every Swiss round played
+        self._cut_basis: tuple | None = None  # the Swiss results the cut was seeded from
+        self.swiss_matches()  # round 1, paired at the start
 
     def swiss_matches(self) -> list[TournamentMatch]:
         if self._swiss is not None:
             return self._swiss
         matches: list[TournamentMatch] = []
         basis: tuple = ()
+        done = 0
         for number in range(1, self.tournament.rounds + 1):
             index = number - 1
             if index >= len(self.paired) or self.paired[index][0] != basis:
                 del self.paired[index:]
-                rng = random.Random(f"{self.tournament.seed}:{number}")
-                pairs, bye = swiss_pairs(swiss_table(self.players, matches), _met(matches), rng)
+                table = swiss_table(self.players, matches)
+                seed = f"{self.tournament.seed}:{number}"
+                pairs, bye = swiss_pairs(table, _met(matches), seed, frozenset(self.withdrawn))
                 self.paired.append((basis, pairs, bye))
             _, pairs, bye = self.paired[index]
             round_ = []
-            for table, pair in enumerate(pairs, start=1):
-                match_id = f"S{number}-{table}"
+            for table_number, pair in enumerate(pairs, start=1):
+                match_id = f"S{number}-{table_number}"
                 winner = self.given.get(match_id)
                 round_.append(TournamentMatch(match_id, Stage.SWISS, number, pair, winner))
             if bye is not None:
@@ -399,13 +499,28 @@ class _Swiss(_Play):
             basis = tuple(m.winner for m in round_)
             if None in basis:
                 break
-        if self._swiss_over(matches):
-            table = swiss_table(self.players, matches)
-            self.cut.seed([line.player for line in table[: self.tournament.top_cut]])
-        else:
-            self.cut.seed([None] * self.tournament.top_cut)
+            done = number
+        self._over = done == self.tournament.rounds
+        self._seed_cut(matches)
         self._swiss = matches
         return matches
+
+    def _seed_cut(self, swiss: list[TournamentMatch]) -> None:
+        """The top cut's seats: the best of the Swiss order not withdrawn when the Swiss
+        ended (a cut short of players gives byes to its top seeds), else unknown."""
+        cut = self.tournament.top_cut
+        if not self._over:
+            self._cut_basis = None
+            self.cut.seed([None] * cut)
+            return
+        basis = tuple(m.winner for m in swiss)
+        if basis == self._cut_basis:
+            return
+        self._cut_basis = basis
+        out = set(self.withdrawn)
+        table = swiss_table(self.players, swiss)
+        best = [line.player for line in table if line.player not in out][:cut]
+        self.cut.seed(best + [NOBODY] * (cut - len(best)))
 
     def matches(self) -> list[TournamentMatch]:
         return self.swiss_matches() + self.cut.matches()
@@ -429,14 +544,11 @@ class _Swiss(_Play):
         else:
             self.given[match_id] = winner
         self._swiss = None
-
-    def _swiss_over(self, swiss: list[TournamentMatch]) -> bool:
-        rounds = self.tournament.rounds
-        return bool(swiss) and swiss[-1].round == rounds and all(m.winner for m in swiss)
+        self.swiss_matches()  # the next round paired now, before any later withdrawal
 
     def is_complete(self, matches: list[TournamentMatch]) -> bool:
-        swiss = [m for m in matches if m.stage is Stage.SWISS]
-        return self._swiss_over(swiss) and super().is_complete(matches)
+        self.swiss_matches()
+        return self._over and super().is_complete(matches)
 
     def may_come(self, match_id: str) -> bool:
         if any(slot.id == match_id for slot in self.cut.slots):

@@ -10,6 +10,7 @@ meets the i with 2i ≡ r + 1. Every pair meets once in n - 1 rounds.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Sequence
 
@@ -68,10 +69,13 @@ def swiss_table(players: Sequence[str], matches: Sequence[TournamentMatch]) -> l
 
 
 def swiss_bye(table: Sequence[SwissLine]) -> str | None:
-    """For an odd field, the lowest placed player who has had no bye."""
+    """For an odd field, the lowest placed player who has had no bye (a field that
+    withdrawals made odd late may have none left: then the lowest placed of those
+    with the fewest byes)."""
     if len(table) % 2 == 0:
         return None
-    return next(line.player for line in reversed(table) if line.byes == 0)
+    fewest = min(line.byes for line in table)
+    return next(line.player for line in reversed(table) if line.byes == fewest)
 
 
 def swiss_cost(table: Sequence[SwissLine], met: set[frozenset[str]]):
@@ -105,16 +109,32 @@ def swiss_cost(table: Sequence[SwissLine], met: set[frozenset[str]]):
 
 
 def swiss_pairs(
-    table: Sequence[SwissLine], met: set[frozenset[str]], rng: random.Random
-) -> tuple[list[tuple[str, str]], str | None]:
-    """A Swiss round: the pairs of the smallest total ``swiss_cost`` (an exact matching;
-    equal costs broken by the order ``rng`` gives the players), each pair and the list
-    in the table's order, and the bye."""
-    bye = swiss_bye(table)
-    lines = [line for line in table if line.player != bye]
+    table: Sequence[SwissLine],
+    met: set[frozenset[str]],
+    seed: str,
+    out: frozenset[str] = frozenset(),
+) -> tuple[tuple[tuple[str, str], ...], str | None]:
+    """A Swiss round of the players of the table not ``out`` (withdrawn): the pairs of
+    the smallest total ``swiss_cost`` (an exact matching; equal costs broken by the
+    order a ``random.Random(seed)`` gives the players), each pair and the list in the
+    table's order, and the bye.
+
+    The same table, meetings, seed and withdrawals give the same round, and the app
+    replays a tournament on every page: the rounds are remembered, so that a replay
+    pairs none again (a round of 128 players takes about a tenth of a second)."""
+    return _swiss_pairs(tuple(table), frozenset(met), seed, frozenset(out))
+
+
+@functools.lru_cache(maxsize=1024)
+def _swiss_pairs(
+    table: tuple[SwissLine, ...], met: frozenset[frozenset[str]], seed: str, out: frozenset[str]
+) -> tuple[tuple[tuple[str, str], ...], str | None]:
+    playing = [line for line in table if line.player not in out]
+    bye = swiss_bye(playing)
+    lines = [line for line in playing if line.player != bye]
     cost = swiss_cost(lines, met)
     names = [line.player for line in lines]
     shuffled = list(range(len(names)))
-    rng.shuffle(shuffled)
+    random.Random(seed).shuffle(shuffled)
     pairs = cheapest_pairs(len(names), lambda a, b: cost(names[a], names[b]), shuffled)
-    return [(names[a], names[b]) for a, b in sorted(pairs)], bye
+    return tuple((names[a], names[b]) for a, b in sorted(pairs)), bye

@@ -347,6 +347,29 @@ def _written(
     return Written(change, session)
 
 
+@transaction.atomic
+def partie_end_early(
+    *, partie: Partie, why: Partie.EarlyEnd, user: AbstractBaseUser | None = None
+) -> Partie:
+    """End a running partie before its games are played out (``why``: time was called
+    on a tournament's round, a player withdrew): it is over with the hands played so
+    far, a game it left open counts for nothing (RULES.md §10.5), and it takes no more
+    hands, changes or rules. A partie over already is left as it is (it closed by
+    itself first). The audit trail keeps who ended it and why."""
+    partie, _players, _rows = _locked(partie, ended=True)
+    if not partie.is_running:
+        return partie
+    partie.state = Partie.State.CLOSED
+    partie.closed_at = timezone.now()
+    partie.ended_early = why
+    partie.version += 1  # its live view learns that it is over
+    partie.save(update_fields=["state", "closed_at", "ended_early", "version"])
+    HandChange.objects.create(
+        partie=partie, action=HandChange.Action.ENDED, user=user, after={"why": str(why)}
+    )
+    return partie
+
+
 def _check_names(names: Sequence[str]) -> None:
     """Names the table can seat as they are: the engine accepts any text, a Player does not."""
     longest = Player._meta.get_field("name").max_length
@@ -362,8 +385,10 @@ def _check_names(names: Sequence[str]) -> None:
         raise errors.error()
 
 
-def _locked(partie: Partie) -> tuple[Partie, dict[str, Player], list[Hand]]:
-    """The partie locked for this transaction, its seated players by name and its hands.
+def _locked(partie: Partie, *, ended: bool = False) -> tuple[Partie, dict[str, Player], list[Hand]]:
+    """The partie locked for this transaction, its seated players by name and its hands;
+    a partie ended early is refused (its hands are final), unless ``ended`` says the
+    caller knows.
 
     The seats are fixed when a partie starts, so the caller's (usually prefetched)
     seats serve; the partie row itself is read again under the lock.
@@ -383,6 +408,12 @@ def _locked(partie: Partie) -> tuple[Partie, dict[str, Player], list[Hand]]:
             "evening_settled",
             f"the partie belongs to the settled evening {partie.evening.name}",
             evening=partie.evening.name,
+        )
+    if partie.ended_early and not ended:
+        raise engine.HandError(
+            "partie_ended",
+            f"the partie ended early ({partie.ended_early}): its hands cannot change",
+            why=partie.ended_early,
         )
     players = {seat.player.name: seat.player for seat in seats}
     partie.first_dealer = next(p for p in players.values() if p.pk == partie.first_dealer_id)
@@ -454,7 +485,7 @@ def _store_result(
     settled_games_changed = (
         not appended or partie.summary.get("closed_games") != summary["closed_games"]
     )
-    over = session.is_over()
+    over = session.is_over() or bool(partie.ended_early)  # ended early: over for good
     partie.state = Partie.State.CLOSED if over else Partie.State.RUNNING
     if over and partie.closed_at is None:
         partie.closed_at = timezone.now()

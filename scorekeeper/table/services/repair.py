@@ -137,7 +137,7 @@ def partie_restore(*, partie: Partie, user: AbstractBaseUser) -> HandChange:
     partie = partie_with_players(Partie.objects.filter(pk=partie.pk)).get()
     try:
         with transaction.atomic(), scoring(partie):  # a savepoint: all results, or none
-            partie, players, rows = _locked(partie)
+            partie, players, rows = _locked(partie, ended=True)
             entries = partie.entries_of(rows)
             _save_result(partie, _replay(partie, list(players), entries, changed=0), players)
     except Unscorable:
