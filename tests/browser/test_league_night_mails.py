@@ -2,7 +2,7 @@
 at his desktop, the worker (``work()``) sends what it made due to a real SMTP server
 (aiosmtpd), and each player opens the link of his mail in his own browser.
 
-Anna, Ben and Carl are members who gave their addresses; Ben reads the app in German,
+Anna, Ben and Carl are members who gave their addresses (verified); Ben reads the app in German,
 chosen with the header's switch on his phone, so his mails are German. Each seated
 member is told his table once; the game's close asks its players to confirm it; Ben's
 dispute is told to Anna and to the club's owner; Carl, who unsubscribed with his mail's
@@ -31,7 +31,7 @@ from tests.browser.test_league_night_end_to_end import (
     seat_together,
 )
 from tests.league.conftest import work
-from tests.notices.conftest import Inbox, inbox  # noqa: F401 (the SMTP server's fixture)
+from tests.notices.conftest import Inbox, address_verified, inbox  # noqa: F401 (a fixture)
 
 ADDRESSES = {"anna": "anna@gin.example", "ben": "ben@gin.example", "carl": "carl@gin.example"}
 
@@ -59,7 +59,7 @@ def test_each_player_reads_his_table_his_game_and_its_dispute_by_mail_once_in_hi
 ):
     club = a_club(owner, {name: Role.MEMBER for name in ADDRESSES})
     for username, address in {**ADDRESSES, owner.username: "owner@gin.example"}.items():
-        User.objects.filter(username=username).update(email=address)
+        address_verified(User.objects.get(username=username), address)
     accounts = {name.capitalize(): name for name in ADDRESSES}
     season = a_listed_season(club, owner, ["Anna", "Ben", "Carl", "Dora"], accounts)
     with override_settings(SITE_URL=live_server.url):  # the mails' links lead here

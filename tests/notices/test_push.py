@@ -29,7 +29,7 @@ from scorekeeper.notices.vapid import b64url, b64url_bytes, check, new_key_pair
 from scorekeeper.pwa.account import token_of
 from scorekeeper.table.models import Player
 from tests.league.conftest import work
-from tests.notices.conftest import SITE, release
+from tests.notices.conftest import SITE, address_verified, release
 
 pytestmark = pytest.mark.django_db
 
@@ -255,8 +255,7 @@ def test_a_member_who_switched_push_off_for_a_kind_gets_it_by_mail_only(
     season, owner, accounts, roster, push_service
 ):
     anna = user_of("Anna")
-    anna.email = "anna@gin.example"
-    anna.save(update_fields=["email"])
+    address_verified(anna, "anna@gin.example")
     Preferences.objects.create(user=anna, off=["tables_out:push"])
     subscribe(push_service, anna, Phone("phone"))
     release(season, owner, ("Anna", "Carl"))
