@@ -60,31 +60,28 @@ VAPID_PUBLIC, VAPID_PRIVATE = new_key_pair()
 ENDPOINT = "https://push.example.net/send/annas-phone"
 
 # The page's pushManager as Chromium's would be with its push service at hand: the
-# subscription it makes is the one given, and unsubscribing it is noted on the page.
+# subscription it makes is the one given, and the browser keeps it from page to page
+# (in the tab's sessionStorage) until it is unsubscribed.
 FAKE_PUSH_SERVICE = """
 (() => {
+  if (typeof PushManager === "undefined") return;
   const given = %s;
-  let current = null;
   const subscription = () => ({
     endpoint: given.endpoint,
     toJSON: () => given,
-    unsubscribe: async () => { current = null; window.unsubscribed = true; return true; },
+    unsubscribe: async () => { sessionStorage.removeItem("subscribed"); return true; },
   });
   PushManager.prototype.subscribe = async function (options) {
     if (!(options.applicationServerKey instanceof Uint8Array)
         || options.applicationServerKey.length !== 65 || !options.userVisibleOnly) {
       throw new DOMException("a subscription needs the site's key", "InvalidAccessError");
     }
-    current = subscription();
-    return current;
+    sessionStorage.setItem("subscribed", "1");
+    return subscription();
   };
   PushManager.prototype.getSubscription = async function () {
-    return current || (sessionStorage.getItem("subscribed") ? subscription() : null);
+    return sessionStorage.getItem("subscribed") ? subscription() : null;
   };
-  window.addEventListener("pagehide", () => {
-    if (current) sessionStorage.setItem("subscribed", "1");
-    else sessionStorage.removeItem("subscribed");
-  });
 })();
 """
 
