@@ -265,3 +265,23 @@ def test_addresses_given_before_they_were_checked_count_as_verified(accounts, in
     give_address(client, "anna@new.example")  # a change voids it: it is mailed nothing
     work()
     assert [m["To"] for m in inbox.mails] == ["anna@new.example"]
+
+
+def test_a_password_reset_is_mailed_to_a_verified_address_only(accounts, inbox: Inbox):
+    """Django's password reset mails a link that takes the account over: a stranger whose
+    address Anna mistyped gets none for her account."""
+    anna = accounts["Anna"]
+    anna.set_password("an old passphrase 42")
+    anna.save()
+    give_address(logged_in(anna), "anna@gin.example")
+    reset = Client(enforce_csrf_checks=False)
+    answer = reset.post(reverse("password_reset"), {"email": "anna@gin.example"})
+    assert answer.status_code == 302  # the same answer as for any address
+    work()
+    assert [m["Subject"] for m in inbox.mails] == ["Scorekeeper: verify your mail address"]
+
+    verify(logged_in(anna), the_link(inbox.mails[0]))
+    reset.post(reverse("password_reset"), {"email": "anna@gin.example"})
+    [mail] = inbox.mails[1:]
+    assert mail["To"] == "anna@gin.example"
+    assert "/accounts/reset/" in mail.get_content()
