@@ -58,7 +58,8 @@ from scorekeeper.clubs.services import personal_club
 from scorekeeper.league import services as league_services
 from scorekeeper.league.models import LeagueNight, Season
 from scorekeeper.league.night_services import night_plan
-from scorekeeper.notices.services import unsubscribe_token
+from scorekeeper.notices.models import AddressCheck
+from scorekeeper.notices.services import address_check_request, address_token, unsubscribe_token
 from scorekeeper.table import services
 from scorekeeper.table.models import HandChange, Partie, Player, PlayerMerge
 from scorekeeper.table.services import confirmations
@@ -106,6 +107,7 @@ class Things(ClubThings):
     locked: Partie | None = None  # Anna won again and the former member confirmed it
     calendar: CalendarLink | None = None  # the member's link to the club's calendar
     planned: LeagueNight | None = None  # a night of the season planned ahead, no round yet
+    address_check: AddressCheck | None = None  # the link that checks the member's address
     tournament: Tournament | None = None  # started: Carl v Eve play W1-1
     draft: Tournament | None = None  # Ben and Finn checked in, not started
 
@@ -192,6 +194,7 @@ RECORD = {
     "players": ["Anna", "Ben"],
     "hands": [{"knocker": "Anna", "knocker_deadwood": 5, "defender_deadwood": 27}],
 }
+NOT_HIS = {who: 403 for who in ("outsider", "former", "seated", "scorer", "owner")}
 NO_CLUB = {"member": 400, "outsider": 400, "former": 400}  # not among the form's choices
 ALREADY_MEMBERS = {"owner": 200, "scorer": 200, "member": 200}  # the page says so
 NEW_PASSWORD = "a quite different passphrase 42"
@@ -390,6 +393,11 @@ WALKS = [
     Walk("notices_unsubscribe", lambda t: [unsubscribe_token(User.objects.get(username="member"))],
          get=LINKED, post=Ask(LINK, 200, changes=True,
                               data=lambda t: {"List-Unsubscribe": "One-Click"})),
+    # The link that checks a member's mail address is his alone: it confirms it (POST),
+    # for him logged in. Asking for it again while it is on its way changes nothing.
+    Walk("address_verify", lambda t: [address_token(t.address_check)],
+         get=Ask(LOGIN, special=NOT_HIS), post=Ask(LOGIN, 302, special=NOT_HIS)),
+    Walk("address_link_send", post=Ask(LOGIN, 302, changes=False)),
     # Web push: the walk's site has no VAPID keys, so a device is refused (404) whoever
     # asks; tests/notices/test_push.py walks it with keys. Stopping a device not one's own
     # changes nothing.
@@ -547,6 +555,10 @@ def club_and_more(things: ClubThings, scorer: User, owner: User) -> Things:
     calendar = club_services.calendar_link_make(
         user=things.membership.user, club=club, language="en"
     )
+    member = things.membership.user
+    member.email = "member@example.com"
+    member.save(update_fields=["email"])
+    address_check = address_check_request(user=member)
     tournament, draft = (
         tournament_services.tournament_create(
             club=club,
@@ -579,6 +591,7 @@ def club_and_more(things: ClubThings, scorer: User, owner: User) -> Things:
         asked=asked,
         locked=locked,
         calendar=calendar,
+        address_check=address_check,
     )
 
 

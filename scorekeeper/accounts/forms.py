@@ -1,10 +1,12 @@
-"""The forms of the front door: sign-up and log-in, each with a bounded username."""
+"""The forms of the front door: sign-up and log-in, each with a bounded username; the
+password reset, mailed to a verified address only."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django import forms
+from django.contrib.auth import forms as auth_forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.core.validators import MaxLengthValidator
@@ -12,6 +14,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scorekeeper.clubs.models import Club
 from scorekeeper.engine.names import skeleton
+from scorekeeper.notices.services import address_verified
 
 # A new account's personal club is named after it: its username is no longer than a
 # club's name may be (80), where Django's would allow 150 and the club could not be made.
@@ -63,3 +66,12 @@ class LoginForm(AuthenticationForm):
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
         _bound(self.fields["username"], self.username_field.max_length or 150)
+
+
+class PasswordResetForm(auth_forms.PasswordResetForm):
+    """Django's password reset, mailed only to an account whose address is verified (its
+    owner followed the link mailed to it, ``notices.AddressCheck``): a stranger whose
+    address a member mistyped cannot ask for the member's account."""
+
+    def get_users(self, email: str):
+        return (user for user in super().get_users(email) if address_verified(user))

@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from .models import Delivery, Notice, Preferences, PushSubscription
+from .models import AddressCheck, Delivery, Notice, Preferences, PushSubscription
 
 
 class DeliveryInline(admin.TabularInline):
@@ -39,3 +39,12 @@ class PushSubscriptionAdmin(admin.ModelAdmin):
     search_fields = ["user__username", "endpoint", "user_agent"]
     raw_id_fields = ["user"]
     readonly_fields = ["created_at", "last_success_at"]
+
+
+@admin.register(AddressCheck)
+class AddressCheckAdmin(admin.ModelAdmin):
+    list_display = ["user", "address", "created_at", "sent_at", "failed_at", "verified_at"]
+    list_filter = [("verified_at", admin.EmptyFieldListFilter)]
+    search_fields = ["user__username", "address"]
+    raw_id_fields = ["user"]
+    readonly_fields = ["created_at", "attempts", "sent_at", "failed_at", "error", "verified_at"]

@@ -23,6 +23,8 @@ from scorekeeper.clubs.models import Club
 
 MAX_ATTEMPTS = 6  # tries of one delivery before it is recorded as failed
 FIRST_WAIT = timedelta(minutes=1)  # the wait after a first failure; doubled after each
+ADDRESS_LINK_DAYS = 3  # how long the link that checks a mail address stays good
+ADDRESS_LINKS_A_DAY = 5  # links to check his address a member may have sent in 24 hours
 
 
 class Kind(models.TextChoices):
@@ -189,3 +191,72 @@ class PushSubscription(models.Model):
     def info(self) -> dict:
         """As ``pywebpush`` takes it (the browser's ``PushSubscription.toJSON()``)."""
         return {"endpoint": self.endpoint, "keys": {"p256dh": self.p256dh, "auth": self.auth}}
+
+
+class AddressCheck(models.Model):
+    """A check that a mail address is the member's: a link mailed to it, which he follows
+    to verify it (``verified_at``). No notice is mailed to an address before: a mistyped
+    address tells a stranger nothing of the clubs.
+
+    Recorded when he gives or changes his address on his settings page, or asks for the
+    link again; the worker mails it once, outside the request, and tries again after a
+    failure as it does a delivery (``addresses.send_links_due``). It is a mail of its own,
+    not a notice: no club, no choice to switch it off, no unsubscribe.
+
+    The account's address is verified while a check of that very address is followed:
+    an address changed (anywhere, the admin too) is unverified, and a change on the
+    settings page voids the checks followed before (``verified_at`` emptied), so that an
+    address given again later is checked anew. An address given before addresses were
+    checked counts as verified: migration 0004 wrote a check for it, followed, with no
+    mail (``sent_at`` empty); voided, such a check is due, and the worker drops it
+    unsent unless its address is the account's again.
+    """
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="address_checks",
+        verbose_name=_("user"),
+    )
+    address = models.EmailField(_("mail address"), max_length=254)
+    created_at = models.DateTimeField(_("asked"), default=timezone.now)
+    # Its mail, due from ``next_try_at`` until sent or failed, as a delivery's.
+    next_try_at = models.DateTimeField(_("next try"), default=timezone.now)
+    attempts = models.PositiveSmallIntegerField(_("attempts"), default=0)
+    sent_at = models.DateTimeField(_("sent"), null=True, blank=True)
+    failed_at = models.DateTimeField(_("failed"), null=True, blank=True)
+    error = models.CharField(_("error"), max_length=500, blank=True)
+    verified_at = models.DateTimeField(_("verified"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("address check")
+        verbose_name_plural = _("address checks")
+        ordering = ["-created_at", "-id"]
+        indexes = [
+            # The worker's query: the links not sent, failed nor followed, by when due.
+            models.Index(
+                fields=["next_try_at"],
+                name="address_check_due",
+                condition=Q(sent_at__isnull=True, failed_at__isnull=True, verified_at__isnull=True),
+            ),
+            # Whether an account's address is verified (recording a notice asks it).
+            models.Index(fields=["user", "address"], name="address_check_user_address"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.address}"
+
+    @classmethod
+    def due(cls, now=None) -> models.QuerySet:
+        return cls.objects.filter(
+            sent_at=None, failed_at=None, verified_at=None, next_try_at__lte=now or timezone.now()
+        )
+
+    @classmethod
+    def verified(cls) -> models.QuerySet:
+        return cls.objects.filter(verified_at__isnull=False)
+
+    @property
+    def expires_at(self):
+        """When its link stops working (counted from the mail's sending)."""
+        return self.sent_at and self.sent_at + timedelta(days=ADDRESS_LINK_DAYS)

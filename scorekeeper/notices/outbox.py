@@ -37,6 +37,7 @@ from django.utils import timezone
 from scorekeeper import tasks
 
 from . import services
+from .addresses import send_links_due
 from .mail import notice_mail
 from .models import MAX_ATTEMPTS, Channel, Delivery, wait_after
 from .push import send_pushes
@@ -48,11 +49,12 @@ log = logging.getLogger(__name__)
 
 
 def send_due() -> int:
-    """Send every delivery due, batch by batch, until none is: how many were sent."""
+    """Send every delivery due, batch by batch, until none is, then the links that check
+    a member's address (``addresses``): how many were sent."""
     sent = 0
     while claimed := _claim():
         sent += _send(claimed)
-    return sent
+    return sent + send_links_due()
 
 
 def _claim() -> list[Delivery]:

@@ -10,21 +10,37 @@ it by none).
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from datetime import timedelta
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.core import signing
 from django.db import transaction
+from django.db.models import Exists, OuterRef
+from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from scorekeeper import tasks
 from scorekeeper.clubs.models import Membership
 
-from .models import Channel, Delivery, Kind, Notice, Preferences, PushSubscription
+from .models import (
+    ADDRESS_LINK_DAYS,
+    ADDRESS_LINKS_A_DAY,
+    AddressCheck,
+    Channel,
+    Delivery,
+    Kind,
+    Notice,
+    Preferences,
+    PushSubscription,
+)
 from .selectors import push_enabled
 
 UNSUBSCRIBE_SALT = "scorekeeper.notices.unsubscribe"
+ADDRESS_SALT = "scorekeeper.notices.address"
 
 
 @dataclass(frozen=True)
@@ -83,20 +99,23 @@ def notices_record(*, club_id: int, kind: Kind, event: str, tell: Iterable[Tell]
 
 
 def _channels_wanted(kind: str, club_id: int, user_ids: Iterable[int]) -> dict[int, list[str]]:
-    """Each member's channels for ``kind`` (those with none left out): mail for one who
-    gave an address, push for one who allowed it on a device (while the site can push),
-    each unless he switched it off. One query (two with push): a round of 32 tables asks
-    it of 64 players in the request that starts the round."""
-    members = list(
-        Membership.objects.filter(club_id=club_id, user_id__in=list(user_ids)).values_list(
-            "user_id", "user__email", "user__notice_preferences__off"
-        )
+    """Each member's channels for ``kind`` (those with none left out): mail for one whose
+    address is verified (``AddressCheck``), push for one who allowed it on a device
+    (while the site can push), each unless he switched it off. One query (two with
+    push): a round of 32 tables asks it of 64 players in the request that starts it."""
+    verified = AddressCheck.verified().filter(
+        user_id=OuterRef("user_id"), address=OuterRef("user__email")
     )
-    pushed = _pushed([user_id for user_id, _email, _off in members])
+    members = list(
+        Membership.objects.filter(club_id=club_id, user_id__in=list(user_ids))
+        .annotate(verified=Exists(verified))
+        .values_list("user_id", "user__email", "user__notice_preferences__off", "verified")
+    )
+    pushed = _pushed([user_id for user_id, *_rest in members])
     wanted: dict[int, list[str]] = {}
-    for user_id, email, off in members:
+    for user_id, email, off, verified in members:
         preferences = Preferences(off=off or [])
-        reachable = {Channel.MAIL: bool(email), Channel.PUSH: user_id in pushed}
+        reachable = {Channel.MAIL: bool(email) and verified, Channel.PUSH: user_id in pushed}
         channels = [c for c in Channel if reachable[c] and preferences.wants(kind, c)]
         if channels:
             wanted[user_id] = channels
@@ -135,10 +154,19 @@ def preferences_set(
 ) -> Preferences:
     """The user's choices: the ``kind:channel`` entries he switched off (every other
     kind he gets by every channel), and when given his language and his mail address
-    (kept on his account; empty: no mails)."""
+    (kept on his account; empty: no mails). A new address is checked before any notice
+    is mailed to it: the link to verify it is due (``address_check_request``), and the
+    checks followed before are void (so is the address they checked, when he gives it
+    again)."""
     if email is not None and email != user.email:
         user.email = email
         user.save(update_fields=["email"])
+        AddressCheck.verified().filter(user=user).update(verified_at=None)
+        if email:
+            # Refused only when he asked for too many today: the page says none is on
+            # its way, and "Send the link again" says why.
+            with contextlib.suppress(AddressError):
+                address_check_request(user=user)
     preferences, _ = Preferences.objects.select_for_update().get_or_create(user=user)
     preferences.off = sorted(set(off))
     if language is not None:
@@ -217,3 +245,99 @@ def push_unsubscribe(*, user: AbstractBaseUser, endpoint: str) -> bool:
     them there, or logged out on it). Whether there was one."""
     deleted, _ = PushSubscription.objects.filter(user=user, endpoint=endpoint).delete()
     return bool(deleted)
+
+
+class AddressError(ValueError):
+    """A link to check an address that cannot be sent or followed: why, in words, and
+    ``code`` (``broken``, ``expired``, ``another_account``, ``changed``, ``verified``,
+    ``none``, ``too_many``)."""
+
+    def __init__(self, message: str, code: str):
+        super().__init__(message)
+        self.code = code
+
+
+def address_check_request(*, user: AbstractBaseUser) -> AddressCheck:
+    """A link to verify the user's address, due to be mailed by the worker (the one
+    still on its way, if there is one); refused (``AddressError``) for an address
+    verified already, or after ``ADDRESS_LINKS_A_DAY`` links asked for within a day
+    (nobody makes the site mail a stranger's address without end)."""
+    if not user.email:
+        raise AddressError(_("Give your mail address first."), "none")
+    if address_verified(user):
+        raise AddressError(_("Your mail address is verified already."), "verified")
+    checks = AddressCheck.objects.filter(user=user)
+    on_its_way = checks.filter(address=user.email, sent_at=None, failed_at=None).first()
+    if on_its_way is not None:
+        return on_its_way
+    if checks.filter(created_at__gt=timezone.now() - timedelta(days=1)).count() >= (
+        ADDRESS_LINKS_A_DAY
+    ):
+        raise AddressError(
+            _("You have asked for %(count)d links within a day: ask again tomorrow.")
+            % {"count": ADDRESS_LINKS_A_DAY},
+            "too_many",
+        )
+    return AddressCheck.objects.create(user=user, address=user.email)
+
+
+def address_verified(user: AbstractBaseUser) -> bool:
+    """Whether notices may be mailed to the user's address: a check of it was followed."""
+    return bool(user.email) and (
+        AddressCheck.verified().filter(user=user, address=user.email).exists()
+    )
+
+
+def address_token(check: AddressCheck) -> str:
+    """The signed token of the check's link: it names the check, and it is good for
+    ``ADDRESS_LINK_DAYS`` from its making (when its mail is sent)."""
+    return signing.TimestampSigner(salt=ADDRESS_SALT).sign(str(check.pk))
+
+
+def address_check_of(token: str, *, user: AbstractBaseUser) -> AddressCheck:
+    """The check a link's token names, for ``user`` to follow; refused (``AddressError``)
+    when the token is forged, mangled or out of date, or the check is another account's
+    or of an address the account no longer has."""
+    try:
+        pk = signing.TimestampSigner(salt=ADDRESS_SALT).unsign(
+            token, max_age=timedelta(days=ADDRESS_LINK_DAYS)
+        )
+        check = AddressCheck.objects.select_related("user").get(pk=int(pk))
+    except signing.SignatureExpired:
+        raise AddressError(
+            _("This link is out of date: a link works for %(days)d days.")
+            % {"days": ADDRESS_LINK_DAYS},
+            "expired",
+        ) from None
+    except (signing.BadSignature, ValueError, AddressCheck.DoesNotExist):
+        raise AddressError(
+            _("This link does not work: it was not copied whole."), "broken"
+        ) from None
+    _followable(check, user)
+    return check
+
+
+def _followable(check: AddressCheck, user: AbstractBaseUser) -> None:
+    if check.user_id != user.pk:
+        raise AddressError(
+            _("This link verifies the address of another account: log in as its owner."),
+            "another_account",
+        )
+    if check.address != check.user.email:
+        raise AddressError(
+            _("This link is for %(address)s, which is no longer your account's address.")
+            % {"address": check.address},
+            "changed",
+        )
+
+
+@transaction.atomic
+def address_verify(*, check: AddressCheck, user: AbstractBaseUser) -> AddressCheck:
+    """The user followed the check's link, logged in: his address is verified (if the
+    check is his and of the address his account has now: ``address_check_of``)."""
+    check = AddressCheck.objects.select_for_update().select_related("user").get(pk=check.pk)
+    _followable(check, user)
+    if check.verified_at is None:
+        check.verified_at = timezone.now()
+        check.save(update_fields=["verified_at"])
+    return check

@@ -1,5 +1,6 @@
-"""A member's notice settings, the one-click unsubscribe of every mail, and the language
-switch that remembers a logged-in member's language for his mails."""
+"""A member's notice settings, the link that verifies his mail address, the one-click
+unsubscribe of every mail, and the language switch that remembers a logged-in member's
+language for his mails."""
 
 from __future__ import annotations
 
@@ -19,8 +20,8 @@ from django.views.i18n import set_language
 
 from . import services
 from .forms import DeviceForm, PreferencesForm
-from .models import Preferences
-from .selectors import devices, has_address, push_enabled
+from .models import ADDRESS_LINKS_A_DAY, Preferences
+from .selectors import address_state, devices, push_enabled
 
 # Where the session keeps the endpoint of the device it allowed notifications on: a
 # logout there deletes that subscription (the next person on the phone sees nothing).
@@ -33,6 +34,7 @@ def notices_settings(request: HttpRequest) -> HttpResponse:
     preferences = Preferences.objects.filter(user=request.user).first() or Preferences()
     form = PreferencesForm(request.POST or None, preferences=preferences, email=request.user.email)
     if request.method == "POST" and form.is_valid():
+        before = request.user.email
         services.preferences_set(
             user=request.user,
             off=form.switched_off(preferences),
@@ -40,15 +42,77 @@ def notices_settings(request: HttpRequest) -> HttpResponse:
             email=form.cleaned_data["email"],
         )
         messages.success(request, _("Your choices are saved."))
+        if request.user.email and request.user.email != before:
+            _said_of_the_link(request)
         return redirect("notices_settings")
     context = {
         "form": form,
-        "has_address": has_address(request.user),
+        "address": address_state(request.user),
         "push": push_enabled(),
         "vapid_public_key": settings.VAPID_PUBLIC_KEY,
         "devices": devices(request.user),
     }
     return render(request, "notices/settings.html", context, status=400 if form.errors else 200)
+
+
+def _said_of_the_link(request: HttpRequest) -> None:
+    """Where the link that checks his new address is: on its way, or refused (the
+    page's address block says why)."""
+    state = address_state(request.user)
+    if state.check is not None and state.check.sent_at is None:
+        messages.info(
+            request,
+            _("A link to verify %(address)s is on its way: no mail goes there until you follow it.")
+            % {"address": state.address},
+        )
+    else:
+        messages.warning(
+            request,
+            _("You have asked for %(count)d links within a day: ask again tomorrow.")
+            % {"count": ADDRESS_LINKS_A_DAY},
+        )
+
+
+@login_required
+@require_POST
+def address_link_send(request: HttpRequest) -> HttpResponse:
+    """The settings page's "Send the link again": a new link to his address (the worker
+    mails it)."""
+    try:
+        services.address_check_request(user=request.user)
+    except services.AddressError as error:
+        messages.error(request, str(error))
+    else:
+        _said_of_the_link(request)
+    return redirect("notices_settings")
+
+
+# How a link refused is answered: gone for good (out of date, an address changed), not
+# this person's, or not a link at all.
+REFUSED = {"expired": 410, "changed": 410, "another_account": 403, "broken": 404}
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def address_verify(request: HttpRequest, token: str) -> HttpResponse:
+    """The link of the mail that checks an address: a GET shows the address and a button,
+    the POST (logged in as the account) marks it verified. A link out of date, mangled,
+    another account's or for an address the account no longer has says so and changes
+    nothing."""
+    try:
+        check = services.address_check_of(token, user=request.user)
+        if request.method == "POST":
+            check = services.address_verify(check=check, user=request.user)
+            messages.success(
+                request,
+                _("%(address)s is verified: your notices are mailed there.")
+                % {"address": check.address},
+            )
+            return redirect("notices_settings")
+    except services.AddressError as error:
+        context = {"refused": str(error)}
+        return render(request, "notices/address.html", context, status=REFUSED[error.code])
+    return render(request, "notices/address.html", {"check": check, "token": token})
 
 
 # The mail client's one-click POST (RFC 8058) carries no CSRF token: it is let through by

@@ -13,8 +13,13 @@ What Chromium here cannot do, and what stands in for it:
 - A real push would come from that push service: DevTools' ``deliverPushMessage`` hands
   the service worker the very payload the worker would encrypt and send
   (``push.notice_payload``), and the worker shows it with ``showNotification``, which
-  ``registration.getNotifications()`` reads back. (A tap on a notification cannot be
-  made from here: ``notificationclick`` is left untested in the browser.)
+  ``registration.getNotifications()`` reads back.
+- No DevTools command taps a notification. The service worker's ``notificationclick``
+  hands the notification to its ``noticeTapped``, and the test calls that in the worker
+  (Playwright's ``worker.evaluate``) with the notification shown: the page it opens is
+  the browser's own navigation. Outside a real tap Chromium refuses a worker a new
+  window ("Not allowed to open a window"), so the last resort of a tap with no window
+  of the site open, ``clients.openWindow``, is left untested here.
 
 The whole Chromium runs these (not the headless shell, which has no notifications), in a
 context of its own so that its refusal of the real push service is not taken for a fault
@@ -34,8 +39,17 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from scorekeeper.notices.models import Notice, PushSubscription
 from scorekeeper.notices.push import notice_payload
+from scorekeeper.notices.services import Device, push_subscribe
 from scorekeeper.notices.vapid import b64url, new_key_pair
-from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, PHONE, TIMEOUT_MS, log_in_by_form
+from tests.browser.conftest import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    PHONE,
+    TIMEOUT_MS,
+    expect_same_page,
+    log_in_by_form,
+    mark_page,
+)
 from tests.browser.test_offline import wait_until
 from tests.conftest import PASSWORD
 from tests.league.conftest import accounts, club, member, season  # noqa: F401 (fixtures)
@@ -46,31 +60,28 @@ VAPID_PUBLIC, VAPID_PRIVATE = new_key_pair()
 ENDPOINT = "https://push.example.net/send/annas-phone"
 
 # The page's pushManager as Chromium's would be with its push service at hand: the
-# subscription it makes is the one given, and unsubscribing it is noted on the page.
+# subscription it makes is the one given, and the browser keeps it from page to page
+# (in the tab's sessionStorage) until it is unsubscribed.
 FAKE_PUSH_SERVICE = """
 (() => {
+  if (typeof PushManager === "undefined") return;
   const given = %s;
-  let current = null;
   const subscription = () => ({
     endpoint: given.endpoint,
     toJSON: () => given,
-    unsubscribe: async () => { current = null; window.unsubscribed = true; return true; },
+    unsubscribe: async () => { sessionStorage.removeItem("subscribed"); return true; },
   });
   PushManager.prototype.subscribe = async function (options) {
     if (!(options.applicationServerKey instanceof Uint8Array)
         || options.applicationServerKey.length !== 65 || !options.userVisibleOnly) {
       throw new DOMException("a subscription needs the site's key", "InvalidAccessError");
     }
-    current = subscription();
-    return current;
+    sessionStorage.setItem("subscribed", "1");
+    return subscription();
   };
   PushManager.prototype.getSubscription = async function () {
-    return current || (sessionStorage.getItem("subscribed") ? subscription() : null);
+    return sessionStorage.getItem("subscribed") ? subscription() : null;
   };
-  window.addEventListener("pagehide", () => {
-    if (current) sessionStorage.setItem("subscribed", "1");
-    else sessionStorage.removeItem("subscribed");
-  });
 })();
 """
 
@@ -240,6 +251,61 @@ def test_a_device_that_refuses_notifications_is_told_how_to_allow_them(
             assert not PushSubscription.objects.exists()
         finally:
             context.close()
+
+
+def tap(context: BrowserContext, title: str) -> str | None:
+    """Tap the notification shown with ``title``, as its ``notificationclick`` does (the
+    service worker's ``noticeTapped``): the address of the window it brought up."""
+    [worker] = context.service_workers
+    return worker.evaluate(
+        """async (title) => {
+             const shown = await self.registration.getNotifications();
+             const client = await noticeTapped(shown.find((n) => n.title === title));
+             return client ? client.url : null;
+           }""",
+        title,
+    )
+
+
+def test_a_tapped_notification_opens_its_page_in_the_window_of_the_site(
+    device: BrowserContext,
+    anna,
+    season,  # noqa: F811 (the league's fixture)
+    owner,
+    roster,  # noqa: F811
+    live_server,
+):
+    page = device.new_page()
+    log_in_by_form(page, "anna")  # her parties' page, as the phone was left
+    worker_ready(page)
+    phone = Phone("annas-phone")
+    push_subscribe(user=anna, device=Device(ENDPOINT, phone.p256dh, b64url(phone.auth)))
+    [partie] = release(season, owner, ("Anna", "Carl"))
+    # The worker writes its links with the site's public address; the tap opens the page
+    # on the site the phone uses.
+    with override_settings(SITE_URL="https://gin.example"):
+        payload = notice_payload(Notice.objects.get(recipient=anna))
+    assert payload["url"] == f"https://gin.example/parties/{partie.pk}/"
+    title = "Gin Club: Table 1: you against Carl"
+    deliver(device, page, payload)
+    wait_until_shown(page, title)
+
+    table = f"{live_server.url}/parties/{partie.pk}/"
+    assert tap(device, title) == table
+    expect(page).to_have_url(table)  # the window she had open shows her table
+    expect(page.locator("form.hand-form")).to_be_visible()
+    assert len(device.pages) == 1
+    wait_until(page, "async () => (await navigator.serviceWorker.ready).getNotifications()"
+               ".then((all) => all.length === 0)")  # fmt: skip
+
+    # The same page pushed again while the window shows it: the tap leaves it as it is.
+    mark_page(page)
+    deliver(device, page, payload)
+    wait_until_shown(page, title)
+    assert tap(device, title) == table
+    expect_same_page(page)
+    assert len(device.pages) == 1
+    assert device.errors == []
 
 
 @pytest.mark.skipif(not os.environ.get("SCREENSHOTS"), reason="set SCREENSHOTS to a folder")

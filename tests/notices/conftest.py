@@ -1,6 +1,6 @@
 """A real SMTP server (aiosmtpd) on a free port of this machine, which the worker's mails
 reach as they would reach a club's mail provider; the league's club, season and players
-(Anna and Ben linked to accounts with addresses, Carl and Dora without)."""
+(Anna and Ben linked to accounts with verified addresses, Carl and Dora without)."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from django.utils import timezone
 from scorekeeper.engine.pairings import Pairing, Table
 from scorekeeper.league.models import NightTable
 from scorekeeper.league.night_services import night_round_start
+from scorekeeper.notices.services import address_check_request, address_verify
 from scorekeeper.table import services
 
 # The league's fixtures: its club, season, players and their accounts.
@@ -69,15 +70,21 @@ def inbox() -> Iterator[Inbox]:
         controller.stop()
 
 
+def address_verified(user, address: str) -> None:
+    """The member gave ``address`` and followed the link that checks it (its mail and
+    its page are read in tests/notices/test_addresses.py)."""
+    user.email = address
+    user.save(update_fields=["email"])
+    address_verify(check=address_check_request(user=user), user=user)
+
+
 @pytest.fixture
 def addresses(accounts, owner) -> dict[str, str]:  # noqa: F811 (the league's accounts)
-    """Anna, Ben and the club's owner give their mail addresses."""
+    """Anna, Ben and the club's owner give their mail addresses, and confirm them."""
     given = {"Anna": "anna@gin.example", "Ben": "ben@gin.example"}
     for name, address in given.items():
-        accounts[name].email = address
-        accounts[name].save(update_fields=["email"])
-    owner.email = "owner@gin.example"
-    owner.save(update_fields=["email"])
+        address_verified(accounts[name], address)
+    address_verified(owner, "owner@gin.example")
     return given | {"owner": owner.email}
 
 

@@ -23,7 +23,7 @@ from scorekeeper.table import services
 from scorekeeper.table.models import ClosedGame, Player
 from scorekeeper.table.services import confirmations
 from tests.league.conftest import G, K, work
-from tests.notices.conftest import SITE, release
+from tests.notices.conftest import SITE, address_verified, release
 
 pytestmark = pytest.mark.django_db
 
@@ -216,8 +216,7 @@ def test_the_language_switch_keeps_a_members_language_for_his_mails(accounts):
 def test_nobody_outside_the_club_is_told_anything(
     season, owner, addresses, roster, inbox, club, outsider
 ):
-    outsider.email = "outsider@gin.example"
-    outsider.save()
+    address_verified(outsider, "outsider@gin.example")
     Player.objects.filter(name="Carl").update(user=outsider)  # linked, but no member
     ben = Player.objects.get(name="Ben").user
     club_services.membership_remove(membership=club.memberships.get(user=ben))

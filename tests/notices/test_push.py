@@ -7,17 +7,30 @@ and is tried again, as a mail is."""
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import os
+import ssl
 import threading
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 
 import http_ece
 import pytest
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import ec
-from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+from cryptography.hazmat.primitives.serialization import (
+    Encoding,
+    NoEncryption,
+    PrivateFormat,
+    PublicFormat,
+)
+from cryptography.x509.oid import NameOID
 from django.core.management import call_command
 from django.test import Client, override_settings
 from django.urls import reverse
@@ -29,7 +42,7 @@ from scorekeeper.notices.vapid import b64url, b64url_bytes, check, new_key_pair
 from scorekeeper.pwa.account import token_of
 from scorekeeper.table.models import Player
 from tests.league.conftest import work
-from tests.notices.conftest import SITE, release
+from tests.notices.conftest import SITE, address_verified, release
 
 pytestmark = pytest.mark.django_db
 
@@ -72,9 +85,11 @@ class Received:
 
 class PushService:
     """An HTTP server that takes pushes as a browser vendor's push service does: it keeps
-    each request and answers 201, or for a device listed in ``answers`` that status."""
+    each request and answers 201, or for a device listed in ``answers`` that status.
+    Given a ``certificate`` (``Certificate``), it answers over https, as a real push
+    service does and as the settings page's subscriptions must (``DeviceForm``)."""
 
-    def __init__(self) -> None:
+    def __init__(self, certificate: Certificate | None = None) -> None:
         self.received: list[Received] = []
         self.answers: dict[str, int] = {}
         service = self
@@ -93,7 +108,13 @@ class PushService:
                 pass
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        scheme = "http"
+        if certificate is not None:
+            tls = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            tls.load_cert_chain(certificate.path, certificate.key_path)
+            self.server.socket = tls.wrap_socket(self.server.socket, server_side=True)
+            scheme = "https"
+        self.url = f"{scheme}://127.0.0.1:{self.server.server_address[1]}"
 
     def endpoint(self, phone: Phone) -> str:
         return f"{self.url}/push/{phone.name}"
@@ -104,10 +125,45 @@ class PushService:
         return [phone.read(r.body) for r in self.received if r.path == path and r.status == 201]
 
 
-@pytest.fixture
-def push_service() -> Iterator[PushService]:
-    """The push service, and the site's VAPID keys: push is on."""
-    service = PushService()
+@dataclass(frozen=True)
+class Certificate:
+    """A certificate of its own for 127.0.0.1 (and its key), in files: the https push
+    service's. Requests (pywebpush's client) trusts it as ``REQUESTS_CA_BUNDLE``."""
+
+    path: Path
+    key_path: Path
+
+    @classmethod
+    def made_in(cls, folder: Path) -> Certificate:
+        key = ec.generate_private_key(ec.SECP256R1())
+        name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "push service of the tests")])
+        now = datetime.now(UTC)
+        certificate = (
+            x509.CertificateBuilder()
+            .subject_name(name)
+            .issuer_name(name)
+            .public_key(key.public_key())
+            .serial_number(x509.random_serial_number())
+            .not_valid_before(now - timedelta(minutes=5))
+            .not_valid_after(now + timedelta(days=1))
+            .add_extension(
+                x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]),
+                critical=False,
+            )
+            .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+            .sign(key, hashes.SHA256())
+        )
+        made = cls(folder / "push-service.pem", folder / "push-service-key.pem")
+        made.path.write_bytes(certificate.public_bytes(Encoding.PEM))
+        made.key_path.write_bytes(
+            key.private_bytes(Encoding.PEM, PrivateFormat.PKCS8, NoEncryption())
+        )
+        return made
+
+
+@contextmanager
+def serving(service: PushService, **settings) -> Iterator[PushService]:
+    """The push service answering, and the site's VAPID keys: push is on."""
     thread = threading.Thread(target=service.server.serve_forever, daemon=True)
     thread.start()
     try:
@@ -115,12 +171,28 @@ def push_service() -> Iterator[PushService]:
             VAPID_PUBLIC_KEY=VAPID_PUBLIC,
             VAPID_PRIVATE_KEY=VAPID_PRIVATE,
             VAPID_SUBJECT=SUBJECT,
-            SITE_URL=SITE,
+            **settings,
         ):
             yield service
     finally:
         service.server.shutdown()
         service.server.server_close()
+
+
+@pytest.fixture
+def push_service() -> Iterator[PushService]:
+    """The push service, and the site's VAPID keys: push is on."""
+    with serving(PushService(), SITE_URL=SITE) as service:
+        yield service
+
+
+@pytest.fixture
+def https_push_service(tmp_path: Path, monkeypatch) -> Iterator[PushService]:
+    """The push service over https, trusted by the worker's pushes; push is on."""
+    certificate = Certificate.made_in(tmp_path)
+    monkeypatch.setenv("REQUESTS_CA_BUNDLE", str(certificate.path))
+    with serving(PushService(certificate)) as service:
+        yield service
 
 
 def subscribe(service: PushService, user, phone: Phone) -> PushSubscription:
@@ -158,6 +230,20 @@ def test_a_released_round_pushes_each_subscribed_member_his_table_in_his_languag
     assert set(Delivery.objects.values_list("channel", flat=True)) == {"push"}  # no address
     assert Delivery.objects.filter(sent_at=None).count() == 0
     assert PushSubscription.objects.filter(last_success_at=None).count() == 0
+
+
+def test_a_device_subscribed_by_the_settings_page_is_pushed_over_https(
+    season, owner, accounts, roster, https_push_service
+):
+    phone = Phone("anna")
+    device = {"endpoint": https_push_service.endpoint(phone)}
+    device["keys"] = {"p256dh": phone.p256dh, "auth": b64url(phone.auth)}
+    assert device["endpoint"].startswith("https://127.0.0.1:")
+    assert post_json(logged_in(user_of("Anna")), "push_subscribe", device).status_code == 200
+    release(season, owner, ("Anna", "Carl"))
+    work()
+    [push] = https_push_service.to(phone)
+    assert push["title"] == "Gin Club: Table 1: you against Carl"
 
 
 def test_each_push_is_signed_with_the_sites_vapid_key_and_kept_for_hours(
@@ -255,8 +341,7 @@ def test_a_member_who_switched_push_off_for_a_kind_gets_it_by_mail_only(
     season, owner, accounts, roster, push_service
 ):
     anna = user_of("Anna")
-    anna.email = "anna@gin.example"
-    anna.save(update_fields=["email"])
+    address_verified(anna, "anna@gin.example")
     Preferences.objects.create(user=anna, off=["tables_out:push"])
     subscribe(push_service, anna, Phone("phone"))
     release(season, owner, ("Anna", "Carl"))

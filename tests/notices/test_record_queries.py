@@ -8,6 +8,7 @@ from scorekeeper.clubs.models import Club, Role
 from scorekeeper.notices.models import Delivery, Kind, Notice
 from scorekeeper.notices.services import Tell, notices_record, preferences_set, still_wanted
 from tests.clubs.conftest import join
+from tests.notices.conftest import address_verified
 
 pytestmark = pytest.mark.django_db
 
@@ -15,7 +16,8 @@ pytestmark = pytest.mark.django_db
 def members_with_addresses(club: Club, count: int, prefix: str) -> list[User]:
     users = []
     for n in range(count):
-        user = User.objects.create_user(f"{prefix}{n}", email=f"{prefix}{n}@gin.example")
+        user = User.objects.create_user(f"{prefix}{n}")
+        address_verified(user, f"{prefix}{n}@gin.example")
         join(club, user, Role.MEMBER)
         users.append(user)
     return users
@@ -29,9 +31,9 @@ def test_telling_a_round_asks_six_queries_however_many_players_it_seats(
     preferences_set(user=users[0], off=["tables_out:mail"])  # he wants no tables
     tell = [Tell(user.pk, "/parties/1/", {"table": 1}) for user in users]
 
-    # who of them is a member with an address and wants it; which of them were told
-    # already; the notices; their rows read back; their deliveries; the worker's task
-    # that sends them
+    # who of them is a member with a verified address and wants it; which of them were
+    # told already; the notices; their rows read back; their deliveries; the worker's
+    # task that sends them
     with django_assert_num_queries(6):
         notices_record(club_id=club.pk, kind=Kind.TABLES_OUT, event="1:1", tell=tell)
 
@@ -50,7 +52,7 @@ def test_the_worker_asks_who_still_wants_a_batch_in_one_query(
     club.memberships.filter(user=users[-1]).delete()  # and he left the club
     batch = list(Delivery.objects.select_related("notice"))
 
-    with django_assert_num_queries(1):  # the members, their addresses and their choices
+    with django_assert_num_queries(1):  # the members, their verified addresses, their choices
         wanted = still_wanted(batch)
 
     assert wanted == {
