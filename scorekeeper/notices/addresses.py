@@ -3,7 +3,8 @@
 ``send_links_due`` runs with the notices (``outbox.send_due`` calls it): it claims the
 checks due as the outbox claims deliveries (a lease, ``select_for_update(skip_locked=
 True)``), mails each its link in the member's language over one connection, and marks
-it sent; a failure waits as a delivery's does (``models.wait_after``) and after
+it sent; a failure waits as a delivery's does (``models.wait_after``: its retry is a
+task enqueued to run then) and after
 ``MAX_ATTEMPTS`` tries is recorded as failed, which the member reads on his settings
 page. A check whose address is no longer the account's is not mailed.
 """
@@ -23,6 +24,8 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
+
+from scorekeeper import tasks
 
 from .mail import absolute, language_of
 from .models import ADDRESS_LINK_DAYS, MAX_ATTEMPTS, AddressCheck, wait_after
@@ -98,7 +101,10 @@ def _mark(check: AddressCheck, error: Exception | str | None) -> None:
         log.warning("gave up on the link to %s after %s tries: %s", check, check.attempts, said)
         rows.update(failed_at=now, error=said[:500])
     else:
-        rows.update(next_try_at=now + wait_after(check.attempts), error=said[:500])
+        next_try = now + wait_after(check.attempts)
+        with transaction.atomic():  # the retry and its task: both or neither
+            rows.update(next_try_at=next_try, error=said[:500])
+            tasks.notices_due.using(run_after=next_try).enqueue()
 
 
 def address_mail(check: AddressCheck, connection=None) -> EmailMessage:

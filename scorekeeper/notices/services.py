@@ -278,7 +278,10 @@ def address_check_request(*, user: AbstractBaseUser) -> AddressCheck:
             % {"count": ADDRESS_LINKS_A_DAY},
             "too_many",
         )
-    return AddressCheck.objects.create(user=user, address=user.email)
+    with transaction.atomic():  # the link and the worker's task that mails it
+        check = AddressCheck.objects.create(user=user, address=user.email)
+        tasks.notices_due.enqueue()
+    return check
 
 
 def address_verified(user: AbstractBaseUser) -> bool:

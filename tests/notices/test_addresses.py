@@ -18,8 +18,10 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext
+from django_tasks.base import TaskResultStatus
+from django_tasks_db.models import DBTaskResult, get_date_max
 
-from scorekeeper import engine
+from scorekeeper import engine, tasks
 from scorekeeper.notices.models import ADDRESS_LINKS_A_DAY, AddressCheck, Delivery, Kind
 from scorekeeper.notices.services import address_verified as verified
 from scorekeeper.notices.services import preferences_language_set
@@ -29,6 +31,7 @@ from tests.notices.conftest import SITE, Inbox, release
 
 pytestmark = pytest.mark.django_db
 
+DATE_MAX = get_date_max()  # a task's run_after when it was not deferred
 CHOICES = {f"{kind}__mail": "on" for kind in Kind}  # every kind by mail, as by default
 
 
@@ -76,7 +79,9 @@ def test_a_new_address_is_mailed_its_link_and_no_notice_until_the_member_follows
     client = logged_in(anna)
     answer = give_address(client, "anna@gin.example")
     assert "A link to verify anna@gin.example is on its way" in answer.content.decode()
-    assert inbox.mails == []  # the request only wrote that it is due
+    assert inbox.mails == []  # the request only wrote that it is due, and the task that mails it
+    [task] = DBTaskResult.objects.filter(task_path=tasks.notices_due.module_path)
+    assert task.status == TaskResultStatus.READY
 
     [partie] = release(season, owner, ("Anna", "Carl"))
     assert not Delivery.objects.exists()  # nothing to mail her yet
@@ -236,6 +241,8 @@ def test_a_link_refused_by_the_mail_server_is_tried_again_and_the_page_says_so(
         AddressCheck.objects.update(next_try_at=timezone.now())  # its wait is over
     check = AddressCheck.objects.get()
     assert check.failed_at is not None and "550" in check.error
+    retries = DBTaskResult.objects.filter(task_path=tasks.notices_due.module_path)
+    assert retries.exclude(run_after=DATE_MAX).count() == 5  # each deferred to its wait
     assert "The link could not be sent to this address" in settings_page(client)
 
     inbox.refusal = None
