@@ -217,20 +217,6 @@ def partie_winner(partie: Partie) -> str | None:
     return None
 
 
-def partie_leader(partie: Partie) -> str | None:
-    """Who leads a partie still played: more games won, then more points in the game
-    being played; None when they are level (the time rule cannot name a winner)."""
-    summary = partie.summary
-    won = [w for w in summary.get("winners", []) if w]
-    totals = summary.get("totals") or {}
-    standing = sorted(
-        ((won.count(name), totals.get(name, 0)), name) for name in summary.get("players") or []
-    )
-    if len(standing) < 2 or standing[-1][0] == standing[-2][0]:
-        return None
-    return standing[-1][1]
-
-
 def tournament_version(tournament: Tournament) -> tuple:
     """What a tournament's pages are drawn from, for their ETag: its own row, its
     entries, its results, and each partie's version (a hand, a close). No counter is
