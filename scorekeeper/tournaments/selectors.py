@@ -29,10 +29,10 @@ def field_of(tournament: Tournament) -> list[Entry]:
     return [e for e in entries if e.withdrawn_at is None or e.withdrawn_after is not None]
 
 
-def engine_tournament(tournament: Tournament, entries: list[Entry]) -> bracket.Tournament:
+def engine_tournament(tournament: Tournament, entries: list[Entry]) -> bracket.TournamentPlan:
     swiss = tournament.system == Tournament.System.SWISS
     single = tournament.system == Tournament.System.SINGLE_ELIMINATION
-    return bracket.Tournament(
+    return bracket.TournamentPlan(
         bracket.System(tournament.system),
         tuple(entry.player.name for entry in entries),
         rounds=tournament.rounds if swiss else 0,
@@ -44,10 +44,10 @@ def engine_tournament(tournament: Tournament, entries: list[Entry]) -> bracket.T
     )
 
 
-def results_of(tournament: Tournament) -> list[bracket.MatchResult]:
+def results_of(tournament: Tournament) -> list[bracket.MatchWinner]:
     """The results as given, in order: the record the state is replayed from."""
     rows = tournament.results.order_by("pk").values_list("match", "winner__name")
-    return [bracket.MatchResult(match, winner) for match, winner in rows]
+    return [bracket.MatchWinner(match, winner) for match, winner in rows]
 
 
 def withdrawals_of(entries: list[Entry]) -> list[bracket.Withdrawal]:
@@ -163,7 +163,7 @@ def tournament_view(tournament: Tournament, state: bracket.State | None = None) 
 
 
 def _match_view(
-    match: bracket.TournamentMatch,
+    match: bracket.MatchState,
     row: TournamentMatch | None,
     waiting: set[str],
     forfeits: dict[str, str],

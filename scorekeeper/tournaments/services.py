@@ -243,7 +243,7 @@ def result_correct(
     try:
         bracket.tournament_state(
             selectors.engine_tournament(tournament, entries),
-            [*given, bracket.MatchResult(match, name)],
+            [*given, bracket.MatchWinner(match, name)],
             selectors.withdrawals_of(entries),
         )
     except bracket.TournamentError as error:
@@ -374,7 +374,7 @@ def _give(
 
 def _due_result(
     tournament: Tournament,
-    match: bracket.TournamentMatch,
+    match: bracket.MatchState,
     row: TournamentMatch | None,
     players: dict[str, Player],
 ) -> MatchResult | None:
@@ -409,7 +409,7 @@ def _unlink_stale(tournament: Tournament, state: bracket.State) -> None:
             row.delete()
 
 
-def _is_stale(match: bracket.TournamentMatch | None, row: TournamentMatch) -> bool:
+def _is_stale(match: bracket.MatchState | None, row: TournamentMatch) -> bool:
     """The match is gone, or is played by others than its partie's players."""
     players = sorted(row.partie.summary.get("players") or [])
     return match is None or sorted(p or "" for p in match.players) != players
