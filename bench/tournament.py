@@ -62,12 +62,12 @@ def played_out(count: int):
     from scorekeeper.engine import tournaments as t
 
     players = tuple(f"Player {n:03}" for n in range(1, count + 1))
-    tournament = t.Tournament(t.System.DOUBLE_ELIMINATION, players)
-    results: list[t.MatchResult] = []
+    tournament = t.TournamentPlan(t.System.DOUBLE_ELIMINATION, players)
+    results: list[t.MatchWinner] = []
     state = t.tournament_state(tournament, results)
     while not state.is_over():
         for match in state.playable():
-            results.append(t.MatchResult(match.id, match.players[len(results) % 3 == 2]))
+            results.append(t.MatchWinner(match.id, match.players[len(results) % 3 == 2]))
         state = t.tournament_state(tournament, results)
     return tournament, results
 

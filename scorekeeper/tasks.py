@@ -15,6 +15,9 @@ one club's work twice, and a task lost (a worker killed halfway: the rows stay d
 failed is made up by the next one. ``sweep``, which the worker enqueues when it starts
 and which enqueues itself again every ``SWEEP``, does everything due: what a killed
 worker left, and what comes due by time alone (a delivery's retry, a lease run out).
+Nothing else waits for it: a tournament's match decided by the hand after time was
+called is the end of its partie at the table, which writes its ``ResultsChange`` (and
+so enqueues ``results_changed``) like any close.
 
 The app modules are imported by the tasks, not here: the table's models enqueue
 ``results_changed``, and the league's and tournaments' code sits above the table.
@@ -34,8 +37,9 @@ KEPT = timedelta(days=1)  # how long a finished task's row is kept, for the admi
 
 @task()
 def results_changed(club_id: int) -> dict[str, int]:
-    """A club's closed games changed: the tournament results it gives first (the
-    parties they start are in the ratings' next round), then the club rated again."""
+    """A club's closed games changed, or a partie of it ended (by itself, or at time:
+    the hand after time was called): the tournament results it gives first (the parties
+    they start are in the ratings' next round), then the club rated again."""
     from scorekeeper.league import outbox
     from scorekeeper.tournaments import outbox as tournaments_outbox
 

@@ -452,7 +452,7 @@ def season_subtitle(season) -> str:  # noqa: ANN001 (a league.Season; no model i
 
 
 def round_title(name: RoundName) -> str:
-    """A tournament's round as people call it (the engine's ``Tournament.round_name``),
+    """A tournament's round as people call it (the engine's ``TournamentPlan.round_name``),
     in the reader's language: the heading of a round on the tournament's page, its
     screen in the bar and its PDFs. German has words of its own for the rounds of 16
     and 32 (Achtelfinale, Sechzehntelfinale), so each has a message of its own."""

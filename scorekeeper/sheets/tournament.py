@@ -200,7 +200,7 @@ def bracket_sheet(view: TournamentRead, *, title: str, subtitle: str | None = No
     at its place (in a bracket, the place of the next power of two: a match between
     the two it follows from).
 
-    >>> state = engine_tournaments.tournament_state(engine_tournaments.Tournament(
+    >>> state = engine_tournaments.tournament_state(engine_tournaments.TournamentPlan(
     ...     engine_tournaments.System.SINGLE_ELIMINATION, ("Anna", "Ben", "Carl")), [])
     >>> sheet = bracket_sheet(document_tournament(state), title="Cup")
     >>> [(c.title, c.slots, [(b.id, b.slot, b.players) for b in c.boxes])

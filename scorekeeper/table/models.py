@@ -223,6 +223,10 @@ class Partie(models.Model):
     ended_early = models.CharField(
         _("ended early"), max_length=10, choices=EarlyEnd.choices, blank=True, default=""
     )
+    # Time called on it with one more hand to play (``partie_time_call``): the number of
+    # that hand. The hand that reaches it ends the partie (``partie_end_early``, time)
+    # unless its players are level then; they play on until a hand puts one ahead.
+    last_hand = models.PositiveIntegerField(_("last hand, time called"), null=True, blank=True)
     summary = models.JSONField(
         _("summary"),
         default=dict,
@@ -449,6 +453,8 @@ class HandChange(models.Model):
         ACCOUNT = "account", _("player's account changed")
         # Ended before its games were played out (``after``: {"why": Partie.EarlyEnd}).
         ENDED = "ended", _("partie ended early")
+        # Time called with one more hand to play (``after``: {"last_hand": its number}).
+        TIME = "time", _("time called: one more hand")
 
     partie = models.ForeignKey(
         Partie, on_delete=models.CASCADE, null=True, blank=True, related_name="changes"
@@ -657,7 +663,8 @@ class ClosedGame(models.Model):
 class ResultsChange(models.Model):
     """A change of the club's closed games, from ``since`` in their playing order on
     (None: from the first): a game closed, changed or taken away, a confirmation that may
-    change which games a season of confirmed games counts, a partie given to a season.
+    change which games a season of confirmed games counts, a partie given to a season, a
+    partie ended early (no game changed, but a tournament's match is decided by it).
 
     The outbox of what the league derives in that order (its ratings): written in the
     change's own transaction, claimed by one worker (``league.outbox``), which rates the

@@ -130,6 +130,15 @@ class Sheet:
         """Why it ended before its games were played out (Partie.EarlyEnd), or ""."""
         return self.partie.ended_early
 
+    @property
+    def time_called(self) -> str:
+        """Time called on the partie still played (``services.partie_time_call``):
+        "last" while its last hand is still to be played, "level" once it was and the
+        players were level, so they play on; "" otherwise."""
+        if self.partie.last_hand is None or self.is_over:
+            return ""
+        return "last" if len(self.session.lines) < self.partie.last_hand else "level"
+
     @cached_property
     def turn(self) -> engine.Turn:
         return self.session.turn()
@@ -285,6 +294,21 @@ def partie_sheet(partie: Partie) -> Sheet:
     """
     with scoring(partie):
         return sheet_of(partie, partie_session(partie))
+
+
+def partie_leader(partie: Partie) -> str | None:
+    """Who leads a partie (read from its summary): more games won, then more points in
+    the game being played; None when they are level. The rule of a partie on which time
+    was called (``services.partie_time_call``), and of a tournament's "leader" at time."""
+    summary = partie.summary
+    won = [w for w in summary.get("winners", []) if w]
+    totals = summary.get("totals") or {}
+    standing = sorted(
+        ((won.count(name), totals.get(name, 0)), name) for name in summary.get("players") or []
+    )
+    if len(standing) < 2 or standing[-1][0] == standing[-2][0]:
+        return None
+    return standing[-1][1]
 
 
 def rules_to_repair(partie: Partie) -> engine.Ruleset:

@@ -188,9 +188,6 @@ class TournamentMatch(models.Model):
         verbose_name=_("partie"),
     )
     started_at = models.DateTimeField(_("started"), auto_now_add=True)
-    # Time called under "one more hand": the partie's hands then; the hand after them
-    # decides the match (services.round_end_at_time).
-    hands_at_time = models.PositiveSmallIntegerField(_("hands at time"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("tournament match")

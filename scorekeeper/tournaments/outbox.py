@@ -7,18 +7,17 @@ with a match whose partie is over and whose table no result has come from yet, a
 (where the tournament asks for confirmations) no game of that partie waiting for an
 answer. ``advance_due`` claims each such tournament under its row lock (two workers
 never advance one at once; one killed halfway leaves it due) and plays it forward
-(``services.tournament_advance``: the result, then the next matches' parties). Time
-called with one more hand to play (``services.round_end_at_time``), a match is due too
-once a hand was played after the call.
+(``services.tournament_advance``: the result, then the next matches' parties). A partie
+ends by itself or early (time called, the hand after the call played: the table ends it
+in that hand's transaction, ``table.services.partie_time_call``), and either end writes
+a ``ResultsChange``, whose task (``tasks.results_changed``) runs this step.
 ``manage.py worker`` runs it beside the ratings and the notices.
 """
 
 from __future__ import annotations
 
 from django.db import transaction
-from django.db.models import Exists, F, IntegerField, OuterRef, Q
-from django.db.models.fields.json import KeyTextTransform
-from django.db.models.functions import Cast
+from django.db.models import Exists, OuterRef, Q
 
 from scorekeeper.table.models import Partie, ResultConfirmation
 
@@ -34,15 +33,12 @@ def due() -> list[int]:
     waiting = Q(tournament__confirmed_only=True) & Q(
         partie__closed_games__in=ResultConfirmation.pending_games()
     )
-    # Time called with one more hand to play: due once a hand follows the call.
-    hands = Cast(KeyTextTransform("hands", "partie__summary"), IntegerField())
-    played_on = Q(partie__state=Partie.State.RUNNING, hands_at_time__lt=F("hands"))
     rows = (
         TournamentMatch.objects.filter(
-            tournament__started_at__isnull=False, tournament__finished_at=None
+            tournament__started_at__isnull=False,
+            tournament__finished_at=None,
+            partie__state=Partie.State.CLOSED,
         )
-        .annotate(hands=hands)
-        .filter(Q(partie__state=Partie.State.CLOSED) | played_on)
         .exclude(Exists(answered))
         .exclude(waiting)
     )

@@ -29,10 +29,10 @@ def field_of(tournament: Tournament) -> list[Entry]:
     return [e for e in entries if e.withdrawn_at is None or e.withdrawn_after is not None]
 
 
-def engine_tournament(tournament: Tournament, entries: list[Entry]) -> bracket.Tournament:
+def engine_tournament(tournament: Tournament, entries: list[Entry]) -> bracket.TournamentPlan:
     swiss = tournament.system == Tournament.System.SWISS
     single = tournament.system == Tournament.System.SINGLE_ELIMINATION
-    return bracket.Tournament(
+    return bracket.TournamentPlan(
         bracket.System(tournament.system),
         tuple(entry.player.name for entry in entries),
         rounds=tournament.rounds if swiss else 0,
@@ -44,10 +44,10 @@ def engine_tournament(tournament: Tournament, entries: list[Entry]) -> bracket.T
     )
 
 
-def results_of(tournament: Tournament) -> list[bracket.MatchResult]:
+def results_of(tournament: Tournament) -> list[bracket.MatchWinner]:
     """The results as given, in order: the record the state is replayed from."""
     rows = tournament.results.order_by("pk").values_list("match", "winner__name")
-    return [bracket.MatchResult(match, winner) for match, winner in rows]
+    return [bracket.MatchWinner(match, winner) for match, winner in rows]
 
 
 def withdrawals_of(entries: list[Entry]) -> list[bracket.Withdrawal]:
@@ -163,7 +163,7 @@ def tournament_view(tournament: Tournament, state: bracket.State | None = None) 
 
 
 def _match_view(
-    match: bracket.TournamentMatch,
+    match: bracket.MatchState,
     row: TournamentMatch | None,
     waiting: set[str],
     forfeits: dict[str, str],
@@ -215,20 +215,6 @@ def partie_winner(partie: Partie) -> str | None:
         if winners.count(name) * 2 > len(winners):
             return name
     return None
-
-
-def partie_leader(partie: Partie) -> str | None:
-    """Who leads a partie still played: more games won, then more points in the game
-    being played; None when they are level (the time rule cannot name a winner)."""
-    summary = partie.summary
-    won = [w for w in summary.get("winners", []) if w]
-    totals = summary.get("totals") or {}
-    standing = sorted(
-        ((won.count(name), totals.get(name, 0)), name) for name in summary.get("players") or []
-    )
-    if len(standing) < 2 or standing[-1][0] == standing[-2][0]:
-        return None
-    return standing[-1][1]
 
 
 def tournament_version(tournament: Tournament) -> tuple:

@@ -29,6 +29,7 @@ from scorekeeper.league import ratings
 from scorekeeper.league.models import NightSettings
 from scorekeeper.table import services as table_services
 from scorekeeper.table.models import Evening, Partie, Player, ResultsChange
+from scorekeeper.table.selectors import partie_leader
 from scorekeeper.table.services import evenings as evening_services
 
 from . import selectors
@@ -242,7 +243,7 @@ def result_correct(
     try:
         bracket.tournament_state(
             selectors.engine_tournament(tournament, entries),
-            [*given, bracket.MatchResult(match, name)],
+            [*given, bracket.MatchWinner(match, name)],
             selectors.withdrawals_of(entries),
         )
     except bracket.TournamentError as error:
@@ -264,8 +265,9 @@ def result_correct(
 def round_end_at_time(*, tournament: Tournament, by: AbstractBaseUser) -> int:
     """The organiser calls time on the parties still played, by the tournament's rule:
     the leader wins each now (a result given by "time called", with who called it), or
-    each plays one more hand, after which its leader wins (``_due_result``). A partie
-    whose players are level plays on. How many results it gave now."""
+    each plays one more hand (``table.services.partie_time_call``): the hand ends the
+    partie at the table, and its leader wins (``_due_result``, the worker's step). A
+    partie whose players are level plays on. How many results it gave now."""
     tournament = _locked(tournament)
     if not tournament.is_started:
         raise TournamentRefused("not_started")
@@ -279,10 +281,8 @@ def round_end_at_time(*, tournament: Tournament, by: AbstractBaseUser) -> int:
     results = []
     for row in unfinished:
         if tournament.at_time == Tournament.AtTime.ONE_MORE_HAND:
-            if row.hands_at_time is None:
-                row.hands_at_time = row.partie.summary.get("hands", 0)
-                row.save(update_fields=["hands_at_time"])
-        elif (leader := selectors.partie_leader(row.partie)) is not None:
+            row.partie = table_services.partie_time_call(partie=row.partie, user=by)
+        elif (leader := partie_leader(row.partie)) is not None:
             results.append(_time_result(tournament, row, players[leader], by))
     _give(results, {row.match: row for row in unfinished}, by)
     _advance(tournament, by)
@@ -374,20 +374,18 @@ def _give(
 
 def _due_result(
     tournament: Tournament,
-    match: bracket.TournamentMatch,
+    match: bracket.MatchState,
     row: TournamentMatch | None,
     players: dict[str, Player],
 ) -> MatchResult | None:
     """The result a playable match has now, or None: its closed partie's winner, or,
-    time called with one more hand to play, its leader once a hand was played after
-    the call."""
-    if row is not None and row.partie.is_running and row.hands_at_time is not None:
-        leader = selectors.partie_leader(row.partie)
-        if row.partie.summary.get("hands", 0) > row.hands_at_time and leader is not None:
-            return _time_result(tournament, row, players[leader], None)
-        return None
+    where the table ended it at time (one more hand played after time was called), its
+    leader."""
     if row is None or row.partie.state != Partie.State.CLOSED:
         return None
+    if row.partie.ended_early == Partie.EarlyEnd.TIME:
+        leader = partie_leader(row.partie)
+        return None if leader is None else _time_result(tournament, row, players[leader], None)
     if tournament.confirmed_only and not selectors.is_confirmed(row.partie):
         return None
     winner = selectors.partie_winner(row.partie)
@@ -411,7 +409,7 @@ def _unlink_stale(tournament: Tournament, state: bracket.State) -> None:
             row.delete()
 
 
-def _is_stale(match: bracket.TournamentMatch | None, row: TournamentMatch) -> bool:
+def _is_stale(match: bracket.MatchState | None, row: TournamentMatch) -> bool:
     """The match is gone, or is played by others than its partie's players."""
     players = sorted(row.partie.summary.get("players") or [])
     return match is None or sorted(p or "" for p in match.players) != players

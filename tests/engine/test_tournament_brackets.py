@@ -11,11 +11,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.engine.tournaments import (
-    MatchResult,
+    MatchWinner,
     Stage,
     System,
-    Tournament,
     TournamentError,
+    TournamentPlan,
     Withdrawal,
     bracket_size,
     seed_positions,
@@ -37,12 +37,12 @@ withdrawals = st.sampled_from([0, 0, 1, 3])  # about how many withdraw, at rando
 corrections = st.sampled_from([0.0, 0.0, 0.3])  # the chance of a correction after a round
 
 
-def single(count: int, **options) -> Tournament:
-    return Tournament(System.SINGLE_ELIMINATION, names(count), **options)
+def single(count: int, **options) -> TournamentPlan:
+    return TournamentPlan(System.SINGLE_ELIMINATION, names(count), **options)
 
 
-def double(count: int) -> Tournament:
-    return Tournament(System.DOUBLE_ELIMINATION, names(count))
+def double(count: int) -> TournamentPlan:
+    return TournamentPlan(System.DOUBLE_ELIMINATION, names(count))
 
 
 def seed_of(name: str) -> int:
@@ -218,12 +218,12 @@ def test_when_seeds_hold_a_double_elimination_ends_with_1_beating_2_without_a_re
 
 def test_two_players_play_a_double_elimination_of_the_first_match_and_the_final():
     tournament = double(2)
-    state = tournament_state(tournament, [MatchResult("W1-1", "S002")])
+    state = tournament_state(tournament, [MatchWinner("W1-1", "S002")])
     assert [(m.id, m.players) for m in state.matches] == [
         ("W1-1", ("S001", "S002")),
         ("GF", ("S002", "S001")),
     ]
-    state = tournament_state(tournament, [MatchResult("W1-1", "S002"), MatchResult("GF", "S001")])
+    state = tournament_state(tournament, [MatchWinner("W1-1", "S002"), MatchWinner("GF", "S001")])
     assert state.match("GF2").players == ("S002", "S001") and not state.is_over()
 
 
@@ -260,21 +260,21 @@ def _following(state, first: str) -> set[str]:
 def test_a_result_for_a_match_not_playable_yet_or_a_stranger_is_refused():
     tournament = single(4)
     with pytest.raises(TournamentError, match="result 1: W2-1 is not playable yet"):
-        tournament_state(tournament, [MatchResult("W2-1", "S001")])
+        tournament_state(tournament, [MatchWinner("W2-1", "S001")])
     with pytest.raises(
         TournamentError, match=r"result 1: S003 is not a player of W1-1 \(S001 v S004\)"
     ):
-        tournament_state(tournament, [MatchResult("W1-1", "S003")])
+        tournament_state(tournament, [MatchWinner("W1-1", "S003")])
     with pytest.raises(TournamentError, match="result 1: there is no match W9-1"):
-        tournament_state(tournament, [MatchResult("W9-1", "S001")])
+        tournament_state(tournament, [MatchWinner("W9-1", "S001")])
     with pytest.raises(TournamentError, match="result 1: W1-1 has no result to void"):
-        tournament_state(tournament, [MatchResult("W1-1", None)])
+        tournament_state(tournament, [MatchWinner("W1-1", None)])
 
 
 def test_a_bye_takes_no_result_and_a_reset_that_is_not_due_is_named():
     with pytest.raises(TournamentError, match="W1-1 is a bye: S001 goes on without a result"):
-        tournament_state(single(3), [MatchResult("W1-1", "S001")])
-    results = [MatchResult("W1-1", "S001"), MatchResult("GF", "S001"), MatchResult("GF2", "S001")]
+        tournament_state(single(3), [MatchWinner("W1-1", "S001")])
+    results = [MatchWinner("W1-1", "S001"), MatchWinner("GF", "S001"), MatchWinner("GF2", "S001")]
     with pytest.raises(TournamentError, match="there is no GF2: the winners' bracket's winner"):
         tournament_state(double(2), results)
 
@@ -293,11 +293,11 @@ def forfeited(tournament, results, withdrawals):
 
 def test_a_withdrawal_in_a_double_elimination_forfeits_each_match_he_comes_to():
     tournament = double(4)
-    results = [MatchResult("W1-1", "S001"), MatchResult("W1-2", "S002")]
+    results = [MatchWinner("W1-1", "S001"), MatchWinner("W1-2", "S002")]
     # S001 withdraws unbeaten: he forfeits the winners' final, then the losers' final.
     state, results = forfeited(tournament, results, [Withdrawal("S001", 2)])
     assert [(r.match, r.winner) for r in results[2:]] == [("W2-1", "S002")]
-    results.append(MatchResult("L1-1", "S003"))
+    results.append(MatchWinner("L1-1", "S003"))
     state, results = forfeited(tournament, results, [Withdrawal("S001", 2)])
     assert (results[-1].match, results[-1].winner) == ("L2-1", "S003")
     assert losses(state)["S001"] == 2 and state.withdrawn == ("S001",)

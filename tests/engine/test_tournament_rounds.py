@@ -12,11 +12,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.engine.tournaments import (
-    MatchResult,
+    MatchWinner,
     Stage,
     System,
-    Tournament,
     TournamentError,
+    TournamentPlan,
     TournamentPlay,
     Withdrawal,
     most_swiss_rounds,
@@ -45,8 +45,8 @@ ROUND_ROBIN_FIELDS = (4, 8, 8, 12, 12, 16, 16, 24, 32, *(4, 8, 12, 16) * 4, 64, 
 SWISS_FIELDS = (4, 6, 8, 8, 10, 10, 12, 12, 16, 16, 24, *(6, 8, 10, 12) * 8, 32, 64, 128)
 
 
-def round_robin(count: int) -> Tournament:
-    return Tournament(System.ROUND_ROBIN, names(count))
+def round_robin(count: int) -> TournamentPlan:
+    return TournamentPlan(System.ROUND_ROBIN, names(count))
 
 
 # ---- round robin ------------------------------------------------------------------------
@@ -112,8 +112,8 @@ def test_a_round_robin_of_four_is_the_berger_table():
 
 def test_a_round_robin_result_can_always_be_corrected():
     tournament = round_robin(3)
-    results = [MatchResult("R1-1", "S002"), MatchResult("R2-1", "S001")]
-    state = tournament_state(tournament, [*results, MatchResult("R1-1", "S003")])
+    results = [MatchWinner("R1-1", "S002"), MatchWinner("R2-1", "S001")]
+    state = tournament_state(tournament, [*results, MatchWinner("R1-1", "S003")])
     assert state.match("R1-1").winner == "S003"
 
 
@@ -125,7 +125,7 @@ def swiss_tournaments(draw, tops=SWISS_FIELDS, cut: bool = True):
     count = draw(fields(tops))
     rounds = draw(st.integers(1, min(most_swiss_rounds(count), 7)))
     cuts = [0] + ([k for k in (2, 4, 8, 16) if k <= count] if cut else [])
-    return Tournament(
+    return TournamentPlan(
         System.SWISS,
         names(count),
         rounds=rounds,
@@ -263,7 +263,7 @@ def check_cheapest(lines, bye, before, matches) -> None:
 
 
 def test_swiss_round_one_pairs_the_upper_half_with_the_lower_half():
-    tournament = Tournament(System.SWISS, names(8), rounds=3)
+    tournament = TournamentPlan(System.SWISS, names(8), rounds=3)
     state = tournament_state(tournament, [])
     assert [m.players for m in state.matches] == [
         ("S001", "S005"),
@@ -274,7 +274,7 @@ def test_swiss_round_one_pairs_the_upper_half_with_the_lower_half():
 
 
 def test_swiss_with_seeds_holding_crowns_seed_1_and_the_cut_seeds_by_the_swiss_order():
-    tournament = Tournament(System.SWISS, names(16), rounds=4, top_cut=8)
+    tournament = TournamentPlan(System.SWISS, names(16), rounds=4, top_cut=8)
     state, _ = play_out(tournament, seeds_hold(tournament))
     assert state.champion == "S001"
     cut = [m for m in state.matches if m.stage is Stage.TOP_CUT and m.round == 1]
@@ -288,29 +288,29 @@ def test_swiss_with_seeds_holding_crowns_seed_1_and_the_cut_seeds_by_the_swiss_o
 
 
 def test_a_swiss_result_changes_only_while_the_next_round_has_no_result():
-    tournament = Tournament(System.SWISS, names(4), rounds=2)
-    first = [MatchResult("S1-1", "S001"), MatchResult("S1-2", "S002")]
+    tournament = TournamentPlan(System.SWISS, names(4), rounds=2)
+    first = [MatchWinner("S1-1", "S001"), MatchWinner("S1-2", "S002")]
     state = tournament_state(tournament, first)
     assert {m.players for m in state.matches if m.round == 2} == {
         ("S001", "S002"),
         ("S003", "S004"),
     }
     # Round 2 is paired again after the correction: it has no result yet.
-    changed = tournament_state(tournament, [*first, MatchResult("S1-1", "S003")])
+    changed = tournament_state(tournament, [*first, MatchWinner("S1-1", "S003")])
     assert ("S002", "S003") in {m.players for m in changed.matches if m.round == 2}
-    played = [*first, MatchResult("S2-1", "S001")]
+    played = [*first, MatchWinner("S2-1", "S001")]
     with pytest.raises(TournamentError, match="void S2-1 first"):
-        tournament_state(tournament, [*played, MatchResult("S1-1", "S003")])
+        tournament_state(tournament, [*played, MatchWinner("S1-1", "S003")])
     with pytest.raises(TournamentError, match="there is no match S3-1"):
-        tournament_state(tournament, [*played, MatchResult("S3-1", "S001")])
+        tournament_state(tournament, [*played, MatchWinner("S3-1", "S001")])
 
 
 def test_a_later_swiss_round_is_not_playable_yet():
-    tournament = Tournament(System.SWISS, names(4), rounds=2, top_cut=2)
+    tournament = TournamentPlan(System.SWISS, names(4), rounds=2, top_cut=2)
     with pytest.raises(TournamentError, match="result 1: S2-1 is not playable yet"):
-        tournament_state(tournament, [MatchResult("S2-1", "S001")])
+        tournament_state(tournament, [MatchWinner("S2-1", "S001")])
     with pytest.raises(TournamentError, match="result 1: T1-1 is not playable yet"):
-        tournament_state(tournament, [MatchResult("T1-1", "S001")])
+        tournament_state(tournament, [MatchWinner("T1-1", "S001")])
 
 
 @pytest.mark.parametrize(
@@ -323,11 +323,11 @@ def test_a_later_swiss_round_is_not_playable_yet():
 )
 def test_swiss_options_out_of_bounds_are_refused(options, line):
     with pytest.raises(TournamentError, match=line.replace("(", r"\(").replace(".", r"\.")):
-        tournament_state(Tournament(System.SWISS, names(6), **options), [])
+        tournament_state(TournamentPlan(System.SWISS, names(6), **options), [])
 
 
 def test_a_128_player_swiss_of_five_rounds_is_paired_without_a_rematch():
-    tournament = Tournament(System.SWISS, names(128), rounds=5, top_cut=8, seed=3)
+    tournament = TournamentPlan(System.SWISS, names(128), rounds=5, top_cut=8, seed=3)
     state, _ = play_out(tournament, by_lot(random.Random(5)))
     pairs = Counter(frozenset(m.players) for m in state.matches if m.stage is Stage.SWISS)
     assert set(pairs.values()) == {1}
@@ -340,8 +340,8 @@ def test_a_128_player_swiss_of_five_rounds_is_paired_without_a_rematch():
 
 
 def test_a_swiss_pairs_a_player_withdrawn_during_round_1_in_no_later_round():
-    tournament = Tournament(System.SWISS, names(6), rounds=3, top_cut=4, seed=1)
-    first = [MatchResult(f"S1-{n}", p) for n, p in ((1, "S001"), (2, "S002"), (3, "S003"))]
+    tournament = TournamentPlan(System.SWISS, names(6), rounds=3, top_cut=4, seed=1)
+    first = [MatchWinner(f"S1-{n}", p) for n, p in ((1, "S001"), (2, "S002"), (3, "S003"))]
     # S004 lost S1-1 and withdrew after it, before round 1 was over.
     state = tournament_state(tournament, first, [Withdrawal("S004", 1)])
     second = [m.players for m in state.matches if m.round == 2 and m.stage is Stage.SWISS]
@@ -353,32 +353,32 @@ def test_a_swiss_pairs_a_player_withdrawn_during_round_1_in_no_later_round():
 
 
 def test_a_swiss_round_paired_before_a_withdrawal_keeps_him_and_forfeits_his_match():
-    tournament = Tournament(System.SWISS, names(4), rounds=3)
-    first = [MatchResult("S1-1", "S001"), MatchResult("S1-2", "S002")]
+    tournament = TournamentPlan(System.SWISS, names(4), rounds=3)
+    first = [MatchWinner("S1-1", "S001"), MatchWinner("S1-2", "S002")]
     state = tournament_state(tournament, first, [Withdrawal("S003", 2)])
     (match,) = [m for m in state.playable() if "S003" in m.players]
     assert state.forfeits() == [
-        MatchResult(match.id, next(p for p in match.players if p != "S003"))
+        MatchWinner(match.id, next(p for p in match.players if p != "S003"))
     ]
     state = tournament_state(tournament, [*first, *state.forfeits()], [Withdrawal("S003", 2)])
     assert all("S003" not in m.players for m in state.matches if m.round == 3)
 
 
 def test_a_top_cut_takes_the_best_not_withdrawn_when_the_swiss_ended():
-    tournament = Tournament(System.SWISS, names(4), rounds=1, top_cut=2)
-    results = [MatchResult("S1-1", "S001"), MatchResult("S1-2", "S002")]
+    tournament = TournamentPlan(System.SWISS, names(4), rounds=1, top_cut=2)
+    results = [MatchWinner("S1-1", "S001"), MatchWinner("S1-2", "S002")]
     state = tournament_state(tournament, results, [Withdrawal("S001", 1)])
     assert [line.player for line in state.swiss_table][:2] == ["S001", "S002"]
     assert state.match("T1-1").players == ("S002", "S003")
     # Withdrawn once the Swiss was over, he keeps his seat (and forfeits it).
     state = tournament_state(tournament, results, [Withdrawal("S001", 2)])
     assert state.match("T1-1").players == ("S001", "S002")
-    assert state.forfeits() == [MatchResult("T1-1", "S002")]
+    assert state.forfeits() == [MatchWinner("T1-1", "S002")]
 
 
 def test_a_top_cut_short_of_players_gives_its_top_seeds_byes():
-    tournament = Tournament(System.SWISS, names(4), rounds=1, top_cut=4)
-    results = [MatchResult("S1-1", "S001"), MatchResult("S1-2", "S002")]
+    tournament = TournamentPlan(System.SWISS, names(4), rounds=1, top_cut=4)
+    results = [MatchWinner("S1-1", "S001"), MatchWinner("S1-2", "S002")]
     state = tournament_state(tournament, results, [Withdrawal("S003", 0)])
     first = [(m.players, m.bye) for m in state.matches if m.stage is Stage.TOP_CUT and m.round == 1]
     assert first == [(("S001",), True), (("S002", "S004"), False)]
@@ -388,7 +388,7 @@ def test_a_late_odd_field_gives_the_bye_to_the_lowest_placed_with_the_fewest_bye
     """Five players, five rounds; two withdraw once round 3 is paired. The three left
     have each had a bye by then: rounds 4 and 5 give a second one to two of them,
     never a third to anyone."""
-    tournament = Tournament(System.SWISS, names(5), rounds=5, seed=2)
+    tournament = TournamentPlan(System.SWISS, names(5), rounds=5, seed=2)
     play = TournamentPlay(tournament)
     withdrawn = False
     while not (state := play.state()).is_over():
@@ -399,7 +399,7 @@ def test_a_late_odd_field_gives_the_bye_to_the_lowest_placed_with_the_fewest_bye
                 play.withdraw(player)
             withdrawn = True
         for result in state.forfeits() or [
-            MatchResult(m.id, m.players[0]) for m in state.playable()
+            MatchWinner(m.id, m.players[0]) for m in state.playable()
         ]:
             play.enter(result)
     lines = [line for line in state.swiss_table if line.player not in state.withdrawn]
@@ -408,10 +408,10 @@ def test_a_late_odd_field_gives_the_bye_to_the_lowest_placed_with_the_fewest_bye
 
 
 def test_a_swiss_whose_players_all_withdrew_still_ends():
-    tournament = Tournament(System.SWISS, names(3), rounds=3)
+    tournament = TournamentPlan(System.SWISS, names(3), rounds=3)
     everyone = [Withdrawal(p, 0) for p in names(3)]
     state = tournament_state(tournament, [], everyone)
-    assert state.forfeits() == [MatchResult("S1-1", "S001")]  # both out: the upper seat
+    assert state.forfeits() == [MatchWinner("S1-1", "S001")]  # both out: the upper seat
     state = tournament_state(tournament, state.forfeits(), everyone)
     assert state.is_over() and {m.round for m in state.matches} == {1}
     assert [line.player for line in state.swiss_table] == ["S001", "S003", "S002"]
@@ -419,15 +419,15 @@ def test_a_swiss_whose_players_all_withdrew_still_ends():
 
 def test_a_round_robin_withdrawal_leaves_the_tables_as_they_are_and_forfeits_the_rest():
     tournament = round_robin(4)
-    results = [MatchResult("R1-1", "S004"), MatchResult("R1-2", "S002")]
+    results = [MatchWinner("R1-1", "S004"), MatchWinner("R1-2", "S002")]
     state = tournament_state(tournament, results, [Withdrawal("S004", 2)])
     assert [(m.id, m.players) for m in state.matches] == [
         (m.id, m.players) for m in tournament_state(tournament, []).matches
     ]
-    assert state.forfeits() == [MatchResult("R2-2", "S003"), MatchResult("R3-2", "S002")]
+    assert state.forfeits() == [MatchWinner("R2-2", "S003"), MatchWinner("R3-2", "S002")]
     state = tournament_state(
         tournament,
-        [*results, *state.forfeits(), MatchResult("R2-1", "S001"), MatchResult("R3-1", "S001")],
+        [*results, *state.forfeits(), MatchWinner("R2-1", "S001"), MatchWinner("R3-1", "S001")],
         [Withdrawal("S004", 2)],
     )
     # His win before he withdrew stands: level with S003 on wins, below him by the

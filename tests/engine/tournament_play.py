@@ -16,21 +16,21 @@ from dataclasses import dataclass, field
 from hypothesis import strategies as st
 
 from scorekeeper.engine.tournaments import (
-    MatchResult,
+    MatchState,
+    MatchWinner,
     State,
     System,
-    Tournament,
     TournamentError,
-    TournamentMatch,
+    TournamentPlan,
     TournamentPlay,
     Withdrawal,
     tournament_state,
 )
 
-Pick = Callable[[TournamentMatch], str]
+Pick = Callable[[MatchState], str]
 
 
-def seeds_hold(tournament: Tournament) -> Pick:
+def seeds_hold(tournament: TournamentPlan) -> Pick:
     """The better seed wins every match."""
     seed = {name: i for i, name in enumerate(tournament.players)}
     return lambda match: min(match.players, key=seed.__getitem__)
@@ -40,17 +40,17 @@ def by_lot(rng: random.Random) -> Pick:
     return lambda match: rng.choice(match.players)
 
 
-def play_out(tournament: Tournament, pick: Pick) -> tuple[State, list[MatchResult]]:
+def play_out(tournament: TournamentPlan, pick: Pick) -> tuple[State, list[MatchWinner]]:
     """The finished state and the results, entered round by round as they became
     playable; each step's state is checked to have a playable match."""
-    results: list[MatchResult] = []
+    results: list[MatchWinner] = []
     play = TournamentPlay(tournament)
     state = play.state()
     while not state.is_over():
         playable = state.playable()
         assert playable, "a tournament not over has a playable match"
         for match in playable:
-            result = MatchResult(match.id, pick(match))
+            result = MatchWinner(match.id, pick(match))
             play.enter(result)
             results.append(result)
         state = play.state()
@@ -83,7 +83,7 @@ class Played:
     order, and what the driver did on the way."""
 
     state: State
-    results: list[MatchResult]
+    results: list[MatchWinner]
     withdrawals: list[Withdrawal]
     corrections: int = 0  # results changed, the matches depending on them voided first
     # Each correction refused: the state then, the match, the matches it said to void.
@@ -91,7 +91,7 @@ class Played:
 
 
 def play_randomly(
-    tournament: Tournament,
+    tournament: TournamentPlan,
     rng: random.Random,
     withdraw: int = 0,
     correct: float = 0.0,
@@ -106,11 +106,11 @@ def play_randomly(
     the same state."""
     chance = withdraw / _results_expected(tournament)
     play = TournamentPlay(tournament)
-    results: list[MatchResult] = []
+    results: list[MatchWinner] = []
     withdrawals: list[Withdrawal] = []
     played = Played(play.state(), results, withdrawals)
 
-    def enter(result: MatchResult) -> None:
+    def enter(result: MatchWinner) -> None:
         play.enter(result)
         results.append(result)
 
@@ -144,7 +144,7 @@ def play_randomly(
                     state = forfeit()
             current = state.match(match.id)
             if current is not None and current.playable and current.players == match.players:
-                enter(MatchResult(match.id, rng.choice(match.players)))
+                enter(MatchWinner(match.id, rng.choice(match.players)))
         state = forfeit()
         if correct and played.corrections < most_corrections and rng.random() < correct:
             _correct(state, rng, enter, played)
@@ -166,7 +166,7 @@ def check_forfeits(played: Played) -> None:
             assert result.winner not in gone, (result, gone)
 
 
-def _results_expected(tournament: Tournament) -> int:
+def _results_expected(tournament: TournamentPlan) -> int:
     """About how many results the tournament takes."""
     count = len(tournament.players)
     per_system = {
@@ -185,13 +185,13 @@ def _correct(state: State, rng: random.Random, enter, played: Played) -> None:
     match = rng.choice(decided)
     other = next(p for p in match.players if p != match.winner)
     try:
-        enter(MatchResult(match.id, other))
+        enter(MatchWinner(match.id, other))
     except TournamentError as error:
         ((code, params),) = error.problems
         assert code == "depended_on", error
         later = params["matches"]
         played.refusals.append((state, match.id, later))
         for voided in later:  # latest first: each has no later result depending on it
-            enter(MatchResult(voided, None))
-        enter(MatchResult(match.id, other))
+            enter(MatchWinner(voided, None))
+        enter(MatchWinner(match.id, other))
     played.corrections += 1

@@ -30,12 +30,12 @@ def played(system: str, count: int, **options) -> t.State:
     """A tournament of ``count`` players (the first with a long name) played to its end:
     the upper seat wins, except every third match."""
     players = (LONG, *(f"Player {n:02}" for n in range(2, count + 1)))
-    tournament = t.Tournament(t.System(system), players, name="Club championship", **options)
-    results: list[t.MatchResult] = []
+    tournament = t.TournamentPlan(t.System(system), players, name="Club championship", **options)
+    results: list[t.MatchWinner] = []
     state = t.tournament_state(tournament, results)
     while not state.is_over():
         for match in state.playable():
-            results.append(t.MatchResult(match.id, match.players[len(results) % 3 == 2]))
+            results.append(t.MatchWinner(match.id, match.players[len(results) % 3 == 2]))
         state = t.tournament_state(tournament, results)
     return state
 
@@ -86,7 +86,7 @@ def assert_laid_out_apart(pdf: bytes) -> None:
 
 def test_a_bracket_places_each_match_between_the_two_it_follows_from():
     state = t.tournament_state(
-        t.Tournament(t.System.SINGLE_ELIMINATION, ("A", "B", "C", "D", "E"), third_place=True),
+        t.TournamentPlan(t.System.SINGLE_ELIMINATION, ("A", "B", "C", "D", "E"), third_place=True),
         [],
     )
     (section,) = bracket_sheet(document_tournament(state), title="Cup").sections
@@ -126,7 +126,7 @@ def test_the_placings_give_each_player_his_place_and_record():
 
 
 def test_before_the_end_the_placings_are_empty():
-    state = t.tournament_state(t.Tournament(t.System.ROUND_ROBIN, ("A", "B", "C")), [])
+    state = t.tournament_state(t.TournamentPlan(t.System.ROUND_ROBIN, ("A", "B", "C")), [])
     sheet = placings_sheet(document_tournament(state), title="Cup")
     assert sheet.lines == () and sheet.champion is None
     assert "its placings are printed once every match is played" in text_of(render_placings(sheet))

@@ -10,8 +10,10 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
+from django_tasks.base import TaskResultStatus
+from django_tasks_db.models import DBTaskResult
 
-from scorekeeper import engine
+from scorekeeper import engine, tasks
 from scorekeeper.clubs.models import Role
 from scorekeeper.table import live
 from scorekeeper.table import services as table_services
@@ -179,21 +181,55 @@ def test_at_time_one_more_hand_is_played_and_then_its_leader_wins(club, owner, p
     tournament = started(club, owner, players, round_minutes=30, at_time="one_more_hand")
     hand_to(tournament, "W1-1", "Anna", owner)  # Anna leads
     assert services.round_end_at_time(tournament=tournament, by=owner) == 0
-    assert table_of(tournament, "W1-1").hands_at_time == 1
+    partie = table_of(tournament, "W1-1").partie
+    assert (partie.last_hand, partie.state) == (2, Partie.State.RUNNING)  # the table's note
+    assert table_of(tournament, "W1-4").partie.last_hand == 1  # no hand yet: one to play
     assert selectors.tournament_state(tournament).match("W1-1").winner is None
     work()
     assert not MatchResult.objects.filter(source=MatchResult.Source.TIME).exists()
+    DBTaskResult.objects.all().delete()
     hand_to(tournament, "W1-1", "Hanna", owner, deadwood=20)  # after time: Hanna leads now
-    work()
-    (result,) = MatchResult.objects.filter(source=MatchResult.Source.TIME)
-    assert (result.match, result.winner.name) == ("W1-1", "Hanna")
-    assert selectors.tournament_state(tournament).match("W1-1").winner == "Hanna"
-    partie = table_of(tournament, "W1-1").partie
+    # The hand ended the partie at the table, and queued the club's task with it.
+    partie.refresh_from_db()
     assert (partie.state, partie.ended_early, partie.summary["hands"]) == ("closed", "time", 2)
+    [task] = DBTaskResult.objects.filter(task_path=tasks.results_changed.module_path)
+    assert task.args_kwargs == {"args": [club.pk], "kwargs": {}}
+    work()
+    # That task gave the result (not the sweep the worker runs beside it).
+    task.refresh_from_db()
+    assert task.status == TaskResultStatus.SUCCESSFUL and task.return_value["results"] == 1
+    (result,) = MatchResult.objects.filter(source=MatchResult.Source.TIME)
+    assert (result.match, result.winner.name, result.partie) == ("W1-1", "Hanna", partie)
+    assert selectors.tournament_state(tournament).match("W1-1").winner == "Hanna"
     with pytest.raises(engine.HandError):  # the extra hand was its last
         table_services.hand_record(partie=partie, hand=G(10, knocker="Anna"), user=owner)
     work()
     assert MatchResult.objects.filter(source=MatchResult.Source.TIME).count() == 1
+
+
+def test_at_time_level_players_play_on_and_a_partie_closing_by_itself_gives_its_winner(
+    club, owner, players
+):
+    tournament = started(club, owner, players, round_minutes=30, at_time="one_more_hand")
+    hand_to(tournament, "W1-1", "Anna", owner, deadwood=40)  # Anna 65 : Hanna 0
+    hand_to(tournament, "W1-2", "Emil", owner)  # Emil 35 : Dora 0
+    services.round_end_at_time(tournament=tournament, by=owner)
+    hand_to(tournament, "W1-1", "Anna", owner, deadwood=40)  # Anna 130: over by itself
+    hand_to(tournament, "W1-4", "Carl", owner)  # W1-4's only hand, after time: Carl leads
+    hand_to(tournament, "W1-2", "Dora", owner)  # 35 : 35, level: they play on
+    work()
+    given = MatchResult.objects.filter(tournament=tournament).order_by("match")
+    assert [(r.match, r.winner.name, r.source) for r in given] == [
+        ("W1-1", "Anna", MatchResult.Source.PARTIE),
+        ("W1-4", "Carl", MatchResult.Source.TIME),
+    ]
+    assert table_of(tournament, "W1-1").partie.ended_early == ""
+    assert table_of(tournament, "W1-2").partie.is_running
+    hand_to(tournament, "W1-2", "Dora", owner)  # Dora 70 : 35, and it ends
+    work()
+    (result,) = MatchResult.objects.filter(tournament=tournament, match="W1-2")
+    assert (result.winner.name, result.source) == ("Dora", MatchResult.Source.TIME)
+    assert table_of(tournament, "W1-2").partie.summary["hands"] == 3
 
 
 def test_time_is_refused_where_the_tournament_has_no_time_limit(

@@ -22,7 +22,7 @@ import heapq
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from .values import Stage, TournamentMatch
+from .values import MatchState, Stage
 
 # The seat of a bye's missing player (no name is empty); None is a player not known yet.
 NOBODY = ""
@@ -219,7 +219,7 @@ class Bracket:
         self._index = {slot.id: index for index, slot in enumerate(self.slots)}
         self._winners: dict[str, str | None] = {}
         self._losers: dict[str, str | None] = {}
-        self._played: dict[str, TournamentMatch] = {}
+        self._played: dict[str, MatchState] = {}
         self._refresh(range(len(self.slots)))
 
     def seed(self, entrants: Sequence[str | None]) -> None:
@@ -228,10 +228,10 @@ class Bracket:
             self.entrants = list(entrants)
             self._refresh(range(len(self.slots)))
 
-    def match(self, match_id: str) -> TournamentMatch | None:
+    def match(self, match_id: str) -> MatchState | None:
         return self._played.get(match_id)
 
-    def matches(self) -> list[TournamentMatch]:
+    def matches(self) -> list[MatchState]:
         return [self._played[s.id] for s in self.slots if s.id in self._played]
 
     def record(self, match_id: str, winner: str | None) -> None:
@@ -297,11 +297,11 @@ class Bracket:
                 self._winners[slot.id] = self._losers[slot.id] = NOBODY
                 continue
             if len(real) == 1:
-                match = TournamentMatch(slot.id, slot.stage, slot.round, real, real[0], bye=True)
+                match = MatchState(slot.id, slot.stage, slot.round, real, real[0], bye=True)
                 self._winners[slot.id], self._losers[slot.id] = real[0], NOBODY
             else:
                 winner = self.given.get(slot.id) if None not in seats else None
                 winner = winner if winner in seats else None
-                match = TournamentMatch(slot.id, slot.stage, slot.round, seats, winner)
+                match = MatchState(slot.id, slot.stage, slot.round, seats, winner)
                 self._winners[slot.id], self._losers[slot.id] = winner, match.loser
             self._played[slot.id] = match

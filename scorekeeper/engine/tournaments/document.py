@@ -34,9 +34,9 @@ from ..bounds import (
 from ..jsontext import JSONTextError, load_json
 from ..record import Problems
 from .play import player_problems, tournament_problems, tournament_state
-from .values import MatchResult, Stage, State, System, Tournament, TournamentError, Withdrawal
+from .values import MatchWinner, Stage, State, System, TournamentError, TournamentPlan, Withdrawal
 
-Document = tuple[Tournament, list[MatchResult], list[Withdrawal]]
+Document = tuple[TournamentPlan, list[MatchWinner], list[Withdrawal]]
 
 FORMAT = "scorekeeper-tournament/1"
 KEYS = (
@@ -104,7 +104,7 @@ def parse_tournament(data: Any) -> Document:
         player_problems(players, problems)
         raise TournamentError.of(problems)
     assert system is not None
-    tournament = Tournament(
+    tournament = TournamentPlan(
         system, tuple(players), name=name if isinstance(name, str) else "", **options
     )
     problems = tournament_problems(tournament)
@@ -143,7 +143,7 @@ def _flag(data: dict, key: str, problems: Problems) -> bool:
     return value
 
 
-def _results(value: Any, problems: Problems) -> list[MatchResult]:
+def _results(value: Any, problems: Problems) -> list[MatchWinner]:
     if not isinstance(value, list):
         problems.add('results: give a list of {"match": ..., "winner": ...}', "no_results")
         return []
@@ -178,7 +178,7 @@ def _results(value: Any, problems: Problems) -> list[MatchResult]:
                 result=number,
             )
             continue
-        results.append(MatchResult(match, winner))
+        results.append(MatchWinner(match, winner))
     return results
 
 

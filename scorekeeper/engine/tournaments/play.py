@@ -16,15 +16,15 @@ from ..record import Problems
 from .brackets import NOBODY, Bracket, Slot, double_knockout, knockout
 from .rounds import berger_round, swiss_pairs, swiss_table
 from .values import (
-    MatchResult,
+    MatchState,
+    MatchWinner,
     Place,
     Stage,
     State,
     SwissLine,
     System,
-    Tournament,
     TournamentError,
-    TournamentMatch,
+    TournamentPlan,
     Withdrawal,
 )
 
@@ -56,7 +56,7 @@ def player_problems(players: Sequence[str], problems: Problems) -> None:
             seen.add(name)
 
 
-def tournament_problems(tournament: Tournament) -> Problems:
+def tournament_problems(tournament: TournamentPlan) -> Problems:
     """What is wrong with a tournament's players and options, one line each."""
     problems = Problems()
     player_problems(tournament.players, problems)
@@ -95,8 +95,8 @@ def tournament_problems(tournament: Tournament) -> Problems:
 
 
 def tournament_state(
-    tournament: Tournament,
-    results: Iterable[MatchResult],
+    tournament: TournamentPlan,
+    results: Iterable[MatchWinner],
     withdrawals: Iterable[Withdrawal] = (),
 ) -> State:
     """The state after the results, entered in order (a later result for a match
@@ -123,7 +123,7 @@ def tournament_state(
 
 
 def withdrawal_problems(
-    tournament: Tournament, withdrawals: Sequence[Withdrawal], results: int
+    tournament: TournamentPlan, withdrawals: Sequence[Withdrawal], results: int
 ) -> Problems:
     """What is wrong with a tournament's withdrawals, one line each."""
     problems = Problems()
@@ -157,22 +157,22 @@ class TournamentPlay:
     caller that enters many results one at a time and looks at the state between them
     (each result costs what follows from it, not a replay of all of them).
 
-    >>> play = TournamentPlay(Tournament(System.SINGLE_ELIMINATION, ("Anna", "Ben", "Carl")))
-    >>> play.enter(MatchResult("W1-2", "Carl"))
+    >>> play = TournamentPlay(TournamentPlan(System.SINGLE_ELIMINATION, ("Anna", "Ben", "Carl")))
+    >>> play.enter(MatchWinner("W1-2", "Carl"))
     >>> play.withdraw("Anna")
     >>> state = play.state()
     >>> state.withdrawn, state.forfeits()
-    (('Anna',), [MatchResult(match='W2-1', winner='Carl')])
+    (('Anna',), [MatchWinner(match='W2-1', winner='Carl')])
     """
 
-    def __init__(self, tournament: Tournament):
+    def __init__(self, tournament: TournamentPlan):
         problems = tournament_problems(tournament)
         if problems:
             raise TournamentError.of(problems)
         self._play = _play(tournament)
         self.entered = 0  # the results entered so far
 
-    def enter(self, result: MatchResult) -> None:
+    def enter(self, result: MatchWinner) -> None:
         """Take the next result, or raise a TournamentError naming it (and take nothing)."""
         number = self.entered + 1
         if (trouble := self._play.enter(result)) is not None:
@@ -200,15 +200,15 @@ Trouble = tuple[str, str, dict]
 class _Play:
     """One system's play: the winners given so far and what they come to."""
 
-    def __init__(self, tournament: Tournament):
+    def __init__(self, tournament: TournamentPlan):
         self.tournament = tournament
         self.players = list(tournament.players)
         self.withdrawn: list[str] = []  # in the order they withdrew
 
-    def matches(self) -> list[TournamentMatch]:
+    def matches(self) -> list[MatchState]:
         raise NotImplementedError
 
-    def match(self, match_id: str) -> TournamentMatch | None:
+    def match(self, match_id: str) -> MatchState | None:
         return next((m for m in self.matches() if m.id == match_id), None)
 
     def record(self, match_id: str, winner: str | None) -> None:
@@ -223,17 +223,17 @@ class _Play:
         """The later matches with a result that follow from this one's, latest first."""
         raise NotImplementedError
 
-    def ranking(self, matches: list[TournamentMatch]) -> dict[str, tuple]:
+    def ranking(self, matches: list[MatchState]) -> dict[str, tuple]:
         """Every player's key of the final standings, higher better; equal keys share."""
         raise NotImplementedError
 
-    def table(self, matches: list[TournamentMatch]) -> tuple[SwissLine, ...]:
+    def table(self, matches: list[MatchState]) -> tuple[SwissLine, ...]:
         return ()
 
-    def is_complete(self, matches: list[TournamentMatch]) -> bool:
+    def is_complete(self, matches: list[MatchState]) -> bool:
         return all(m.winner is not None for m in matches)
 
-    def enter(self, result: MatchResult) -> Trouble | None:
+    def enter(self, result: MatchWinner) -> Trouble | None:
         """Take a result, or say why not (and take nothing)."""
         match_id, winner = result.match, result.winner
         match = self.match(match_id)
@@ -300,7 +300,7 @@ def _places(players: Sequence[str], key: dict[str, tuple]) -> tuple[Place, ...]:
     return tuple(places)
 
 
-def _play(tournament: Tournament) -> _Play:
+def _play(tournament: TournamentPlan) -> _Play:
     return {
         System.SINGLE_ELIMINATION: _SingleElimination,
         System.DOUBLE_ELIMINATION: _DoubleElimination,
@@ -310,17 +310,17 @@ def _play(tournament: Tournament) -> _Play:
 
 
 class _Bracket(_Play):
-    def __init__(self, tournament: Tournament, slots: list[Slot]):
+    def __init__(self, tournament: TournamentPlan, slots: list[Slot]):
         super().__init__(tournament)
         self.bracket = Bracket(slots, self.players)
         # With every seat unknown, the slots left out are those of two byes.
         unknown = Bracket(slots, [None] * len(self.players)).matches()
         self._possible = {m.id for m in unknown} | {s.id for s in slots if s.reset}
 
-    def matches(self) -> list[TournamentMatch]:
+    def matches(self) -> list[MatchState]:
         return self.bracket.matches()
 
-    def match(self, match_id: str) -> TournamentMatch | None:
+    def match(self, match_id: str) -> MatchState | None:
         return self.bracket.match(match_id)
 
     def record(self, match_id: str, winner: str | None) -> None:
@@ -334,7 +334,7 @@ class _Bracket(_Play):
 
 
 class _SingleElimination(_Bracket):
-    def __init__(self, tournament: Tournament):
+    def __init__(self, tournament: TournamentPlan):
         slots = knockout(
             len(tournament.players),
             third_place=tournament.third_place,
@@ -342,11 +342,11 @@ class _SingleElimination(_Bracket):
         )
         super().__init__(tournament, slots)
 
-    def ranking(self, matches: list[TournamentMatch]) -> dict[str, tuple]:
+    def ranking(self, matches: list[MatchState]) -> dict[str, tuple]:
         return knockout_ranking(matches, Stage.WINNERS)
 
 
-def knockout_ranking(matches: Sequence[TournamentMatch], stage: Stage) -> dict[str, tuple]:
+def knockout_ranking(matches: Sequence[MatchState], stage: Stage) -> dict[str, tuple]:
     """How far each player of a finished knockout came: the round he lost in (the
     champion one more than the final's), then the third-place match, then (for the
     first round's losers) how far he came in the consolation bracket."""
@@ -374,10 +374,10 @@ def knockout_ranking(matches: Sequence[TournamentMatch], stage: Stage) -> dict[s
 
 
 class _DoubleElimination(_Bracket):
-    def __init__(self, tournament: Tournament):
+    def __init__(self, tournament: TournamentPlan):
         super().__init__(tournament, double_knockout(len(tournament.players)))
 
-    def enter(self, result: MatchResult) -> Trouble | None:
+    def enter(self, result: MatchWinner) -> Trouble | None:
         final = self.match("GF")
         if result.match == "GF2" and final is not None and final.winner == final.players[0]:
             return (
@@ -387,7 +387,7 @@ class _DoubleElimination(_Bracket):
             )
         return super().enter(result)
 
-    def ranking(self, matches: list[TournamentMatch]) -> dict[str, tuple]:
+    def ranking(self, matches: list[MatchState]) -> dict[str, tuple]:
         key: dict[str, tuple] = {}
         for match in matches:
             if match.stage is Stage.LOSERS and match.loser is not None:
@@ -399,14 +399,14 @@ class _DoubleElimination(_Bracket):
 
 
 class _RoundRobin(_Play):
-    def __init__(self, tournament: Tournament):
+    def __init__(self, tournament: TournamentPlan):
         super().__init__(tournament)
         self.rounds = {m.id: m for m in _berger_rounds(self.players)}
 
-    def matches(self) -> list[TournamentMatch]:
+    def matches(self) -> list[MatchState]:
         return list(self.rounds.values())
 
-    def match(self, match_id: str) -> TournamentMatch | None:
+    def match(self, match_id: str) -> MatchState | None:
         return self.rounds.get(match_id)
 
     def record(self, match_id: str, winner: str | None) -> None:
@@ -418,7 +418,7 @@ class _RoundRobin(_Play):
     def depending(self, match_id: str) -> list[str]:
         return []  # every round is known from the start: no result decides a pairing
 
-    def ranking(self, matches: list[TournamentMatch]) -> dict[str, tuple]:
+    def ranking(self, matches: list[MatchState]) -> dict[str, tuple]:
         """Wins (a bye is none: an odd field gives everyone one), then the wins among
         the players level on wins."""
         wins = {p: 0 for p in self.players}
@@ -433,7 +433,7 @@ class _RoundRobin(_Play):
         return {p: (wins[p], level[p]) for p in self.players}
 
 
-def _berger_rounds(players: Sequence[str]) -> list[TournamentMatch]:
+def _berger_rounds(players: Sequence[str]) -> list[MatchState]:
     count = len(players)
     even = count + count % 2
     matches = []
@@ -441,21 +441,19 @@ def _berger_rounds(players: Sequence[str]) -> list[TournamentMatch]:
         pairs = berger_round(even, round_)
         played = [(players[i - 1], players[j - 1]) for i, j in pairs if j <= count]
         matches += [
-            TournamentMatch(f"R{round_}-{table}", Stage.ROUND_ROBIN, round_, pair)
+            MatchState(f"R{round_}-{table}", Stage.ROUND_ROBIN, round_, pair)
             for table, pair in enumerate(played, start=1)
         ]
         for i, j in pairs:
             if j > count:  # the odd field's bye
                 name = players[i - 1]
                 bye_id = f"R{round_}-{len(played) + 1}"
-                matches.append(
-                    TournamentMatch(bye_id, Stage.ROUND_ROBIN, round_, (name,), name, True)
-                )
+                matches.append(MatchState(bye_id, Stage.ROUND_ROBIN, round_, (name,), name, True))
     return matches
 
 
 class _Swiss(_Play):
-    def __init__(self, tournament: Tournament):
+    def __init__(self, tournament: TournamentPlan):
         super().__init__(tournament)
         self.given: dict[str, str] = {}
         cut = tournament.top_cut
@@ -467,15 +465,15 @@ class _Swiss(_Play):
         # before is complete, with the players not withdrawn by then; a withdrawal
         # later leaves it as it is (his match there is forfeited).
         self.paired: list[tuple[tuple, tuple[tuple[str, str], ...], str | None]] = []
-        self._swiss: list[TournamentMatch] | None = None  # the Swiss rounds, until a result
+        self._swiss: list[MatchState] | None = None  # the Swiss rounds, until a result
         self._over = False  # every Swiss round played
         self._cut_basis: tuple | None = None  # the Swiss results the cut was seeded from
         self.swiss_matches()  # round 1, paired at the start
 
-    def swiss_matches(self) -> list[TournamentMatch]:
+    def swiss_matches(self) -> list[MatchState]:
         if self._swiss is not None:
             return self._swiss
-        matches: list[TournamentMatch] = []
+        matches: list[MatchState] = []
         basis: tuple = ()
         done = 0
         for number in range(1, self.tournament.rounds + 1):
@@ -491,10 +489,10 @@ class _Swiss(_Play):
             for table_number, pair in enumerate(pairs, start=1):
                 match_id = f"S{number}-{table_number}"
                 winner = self.given.get(match_id)
-                round_.append(TournamentMatch(match_id, Stage.SWISS, number, pair, winner))
+                round_.append(MatchState(match_id, Stage.SWISS, number, pair, winner))
             if bye is not None:
                 bye_id = f"S{number}-{len(pairs) + 1}"
-                round_.append(TournamentMatch(bye_id, Stage.SWISS, number, (bye,), bye, True))
+                round_.append(MatchState(bye_id, Stage.SWISS, number, (bye,), bye, True))
             matches += round_
             basis = tuple(m.winner for m in round_)
             if None in basis:
@@ -505,7 +503,7 @@ class _Swiss(_Play):
         self._swiss = matches
         return matches
 
-    def _seed_cut(self, swiss: list[TournamentMatch]) -> None:
+    def _seed_cut(self, swiss: list[MatchState]) -> None:
         """The top cut's seats: the best of the Swiss order not withdrawn when the Swiss
         ended (a cut short of players gives byes to its top seeds), else unknown."""
         cut = self.tournament.top_cut
@@ -522,10 +520,10 @@ class _Swiss(_Play):
         best = [line.player for line in table if line.player not in out][:cut]
         self.cut.seed(best + [NOBODY] * (cut - len(best)))
 
-    def matches(self) -> list[TournamentMatch]:
+    def matches(self) -> list[MatchState]:
         return self.swiss_matches() + self.cut.matches()
 
-    def match(self, match_id: str) -> TournamentMatch | None:
+    def match(self, match_id: str) -> MatchState | None:
         swiss = self.swiss_matches()
         if match_id.startswith("T"):
             return self.cut.match(match_id)
@@ -546,7 +544,7 @@ class _Swiss(_Play):
         self._swiss = None
         self.swiss_matches()  # the next round paired now, before any later withdrawal
 
-    def is_complete(self, matches: list[TournamentMatch]) -> bool:
+    def is_complete(self, matches: list[MatchState]) -> bool:
         self.swiss_matches()
         return self._over and super().is_complete(matches)
 
@@ -565,10 +563,10 @@ class _Swiss(_Play):
         cut = [m.id for m in self.cut.matches() if m.id in self.cut.given]
         return list(reversed(later + cut))
 
-    def table(self, matches: list[TournamentMatch]) -> tuple[SwissLine, ...]:
+    def table(self, matches: list[MatchState]) -> tuple[SwissLine, ...]:
         return tuple(swiss_table(self.players, [m for m in matches if m.stage is Stage.SWISS]))
 
-    def ranking(self, matches: list[TournamentMatch]) -> dict[str, tuple]:
+    def ranking(self, matches: list[MatchState]) -> dict[str, tuple]:
         """The Swiss order; with a top cut, the cut's players first, by how far they came
         in it (those out in the same round share a place)."""
         table = self.table(matches)
@@ -579,7 +577,7 @@ class _Swiss(_Play):
         return key
 
 
-def _met(matches: Sequence[TournamentMatch]) -> set[frozenset[str]]:
+def _met(matches: Sequence[MatchState]) -> set[frozenset[str]]:
     return {frozenset(m.players) for m in matches if not m.bye}
 
 

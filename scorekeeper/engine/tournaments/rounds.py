@@ -15,7 +15,7 @@ import random
 from collections.abc import Sequence
 
 from ..matching import cheapest_pairs
-from .values import SwissLine, TournamentMatch
+from .values import MatchState, SwissLine
 
 
 def berger_round(players: int, round_: int) -> list[tuple[int, int]]:
@@ -31,7 +31,7 @@ def berger_round(players: int, round_: int) -> list[tuple[int, int]]:
     return sorted(pairs)
 
 
-def swiss_table(players: Sequence[str], matches: Sequence[TournamentMatch]) -> list[SwissLine]:
+def swiss_table(players: Sequence[str], matches: Sequence[MatchState]) -> list[SwissLine]:
     """The Swiss order: score (a win or a bye counts 1), Buchholz (the opponents' scores
     added up, over the matches played), head-to-head among those level on both (wins
     against each other), then the seed. Every place is one player's."""

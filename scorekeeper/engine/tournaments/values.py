@@ -1,4 +1,4 @@
-"""The values of a tournament: what it is (``Tournament``), and what it comes to after
+"""The values of a tournament: what is played (``TournamentPlan``), and what it comes to after
 its results (``State``: matches, standings, the Swiss table), frozen, for the command,
 the pages and the PDFs alike."""
 
@@ -48,7 +48,7 @@ class TournamentError(ValueError):
 
 
 @dataclass(frozen=True)
-class Tournament:
+class TournamentPlan:
     """What is played: the system, the players in seed order (best first) and the
     system's options. ``rounds`` and ``top_cut`` (0: none) are Swiss's; ``third_place``
     and ``consolation`` single elimination's; ``seed`` breaks ties the same way every
@@ -69,10 +69,10 @@ class Tournament:
         round of 16, ...), the losers' bracket's last round its final, the others by
         their number.
 
-        >>> cup = Tournament(System.SINGLE_ELIMINATION, tuple("ABCDEFGHIJ"))
+        >>> cup = TournamentPlan(System.SINGLE_ELIMINATION, tuple("ABCDEFGHIJ"))
         >>> [str(cup.round_name(Stage.WINNERS, n)) for n in (1, 2, 3, 4)]
         ['Round of 16', 'Quarter-finals', 'Semi-finals', 'Final']
-        >>> double = Tournament(System.DOUBLE_ELIMINATION, tuple("ABCDEFGH"))
+        >>> double = TournamentPlan(System.DOUBLE_ELIMINATION, tuple("ABCDEFGH"))
         >>> [str(double.round_name(Stage.LOSERS, n)) for n in (1, 4)]
         ["Losers' round 1", "Losers' final"]
         >>> str(double.round_name(Stage.WINNERS, 3))
@@ -148,7 +148,7 @@ class Withdrawal:
 
 
 @dataclass(frozen=True)
-class MatchResult:
+class MatchWinner:
     """A match's winner as entered; ``winner`` None voids the match's result."""
 
     match: str
@@ -156,7 +156,7 @@ class MatchResult:
 
 
 @dataclass(frozen=True)
-class TournamentMatch:
+class MatchState:
     """One match of the state. ``players``: its two seats (a bracket's upper seat first;
     a round's better seed or place first), None where the player is not known yet; a
     bye has one seat, and its player as ``winner`` once known."""
@@ -213,8 +213,8 @@ class State:
     (Swiss only), live; the players withdrawn, in the order they withdrew (they keep
     their places in the standings and the Swiss table)."""
 
-    tournament: Tournament
-    matches: tuple[TournamentMatch, ...]
+    tournament: TournamentPlan
+    matches: tuple[MatchState, ...]
     champion: str | None
     standings: tuple[Place, ...]
     swiss_table: tuple[SwissLine, ...] = field(default=())
@@ -224,18 +224,18 @@ class State:
         """Every match played (a round robin's first place may still be shared)."""
         return bool(self.standings)
 
-    def match(self, match_id: str) -> TournamentMatch | None:
+    def match(self, match_id: str) -> MatchState | None:
         return self._by_id.get(match_id)
 
     @cached_property
-    def _by_id(self) -> dict[str, TournamentMatch]:
+    def _by_id(self) -> dict[str, MatchState]:
         # A round robin of 128 has 8,128 matches: each looked up without a search.
         return {m.id: m for m in self.matches}
 
-    def playable(self) -> list[TournamentMatch]:
+    def playable(self) -> list[MatchState]:
         return [m for m in self.matches if m.playable]
 
-    def forfeits(self) -> list[MatchResult]:
+    def forfeits(self) -> list[MatchWinner]:
         """The results the withdrawals give now: each playable match of a withdrawn
         player goes to his opponent (both withdrawn: to the upper seat). Entered, they
         may make more matches playable, and give more forfeits."""
@@ -244,7 +244,7 @@ class State:
         for match in self.playable():
             if out.intersection(match.players):
                 stays = [p for p in match.players if p not in out] or [match.players[0]]
-                results.append(MatchResult(match.id, stays[0]))
+                results.append(MatchWinner(match.id, stays[0]))
         return results
 
     def round_name(self, stage: Stage, number: int) -> RoundName:
@@ -255,7 +255,7 @@ class State:
         held = {m.stage for m in self.matches}
         return [stage for stage in Stage if stage in held]
 
-    def rounds(self, stage: Stage) -> Iterator[tuple[int, list[TournamentMatch]]]:
+    def rounds(self, stage: Stage) -> Iterator[tuple[int, list[MatchState]]]:
         """A stage's rounds, in order, each with its matches (a page's columns)."""
         numbers = sorted({m.round for m in self.matches if m.stage is stage})
         for number in numbers:

@@ -25,6 +25,7 @@ from .parties import (
     partie_replay,
     partie_rules_change,
     partie_start,
+    partie_time_call,
 )
 from .players import (
     PlayerChangeError,
@@ -62,6 +63,7 @@ __all__ = [
     "partie_rules_change",
     "partie_share",
     "partie_start",
+    "partie_time_call",
     "player_add",
     "player_link",
     "player_merge",

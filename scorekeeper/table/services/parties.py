@@ -1,7 +1,7 @@
 """Writes to parties and hands: started, imported, a hand recorded, edited or deleted, the rules
-changed. Each locks the partie, replays every hand through the engine with the change
-applied, and saves only what the engine accepts; a refused change raises
-``engine.HandError`` and leaves the database as it was.
+changed, time called, ended early. Each locks the partie, replays every hand through the
+engine with the change applied, and saves only what the engine accepts; a refused change
+raises ``engine.HandError`` and leaves the database as it was.
 """
 
 from __future__ import annotations
@@ -23,8 +23,19 @@ from scorekeeper.engine import bounds
 from scorekeeper.engine.record import Problems, Record, entry_json, replay
 from scorekeeper.prepared import Prepared
 
-from ..models import Entry, EntryKey, Evening, Hand, HandChange, Partie, Player, Seat, scoring
-from ..selectors import hands_in_order, per_point
+from ..models import (
+    Entry,
+    EntryKey,
+    Evening,
+    Hand,
+    HandChange,
+    Partie,
+    Player,
+    ResultsChange,
+    Seat,
+    scoring,
+)
+from ..selectors import hands_in_order, partie_leader, per_point
 from .evenings import EveningSettledError, _check_room
 from .results import GameLocked, partie_results_store
 
@@ -280,6 +291,7 @@ def partie_rules_change(
         partie=partie, action=HandChange.Action.RULES, user=user, before=before, after=after
     )
     _save_result(partie, session, players)
+    _time_up(partie, user)
     return Written(change, session)
 
 
@@ -344,7 +356,42 @@ def _written(
         undoes=undoes,
     )
     _save_result(partie, session, players, appended=action == HandChange.Action.RECORDED)
+    _time_up(partie, user)
     return Written(change, session)
+
+
+@transaction.atomic
+def partie_time_call(*, partie: Partie, user: AbstractBaseUser | None = None) -> Partie:
+    """Time is called on a running partie (a tournament's round, "one more hand"): the
+    hand after those played is its last. The write that reaches it ends the partie in
+    its own transaction (``_time_up``), unless its players are level then: they play on
+    until a hand puts one ahead. Called already, or over: left as it is. Audited."""
+    partie, _players, _rows = _locked(partie)
+    if not partie.is_running or partie.last_hand is not None:
+        return partie
+    partie.last_hand = partie.summary.get("hands", 0) + 1
+    partie.version += 1  # its page and live view say so
+    partie.save(update_fields=["last_hand", "version"])
+    HandChange.objects.create(
+        partie=partie,
+        action=HandChange.Action.TIME,
+        user=user,
+        after={"last_hand": partie.last_hand},
+    )
+    return partie
+
+
+def _time_up(partie: Partie, user: AbstractBaseUser | None) -> None:
+    """Time called and its last hand reached with a leader: the partie ends here, in
+    the transaction of the write that reached it (a partie that closed by itself just
+    closed)."""
+    if (
+        partie.last_hand is not None
+        and partie.is_running
+        and partie.summary.get("hands", 0) >= partie.last_hand
+        and partie_leader(partie) is not None
+    ):
+        _end(partie, Partie.EarlyEnd.TIME, user)
 
 
 @transaction.atomic
@@ -357,8 +404,15 @@ def partie_end_early(
     hands, changes or rules. A partie over already is left as it is (it closed by
     itself first). The audit trail keeps who ended it and why."""
     partie, _players, _rows = _locked(partie, ended=True)
-    if not partie.is_running:
-        return partie
+    if partie.is_running:
+        _end(partie, why, user)
+    return partie
+
+
+def _end(partie: Partie, why: Partie.EarlyEnd, user: AbstractBaseUser | None) -> None:
+    """Close the locked partie early. Its end changes what is due though no game
+    closed (a tournament's match is decided by it): a ``ResultsChange`` says so, and
+    its task runs the tournaments' step (``tasks.results_changed``)."""
     partie.state = Partie.State.CLOSED
     partie.closed_at = timezone.now()
     partie.ended_early = why
@@ -367,7 +421,7 @@ def partie_end_early(
     HandChange.objects.create(
         partie=partie, action=HandChange.Action.ENDED, user=user, after={"why": str(why)}
     )
-    return partie
+    ResultsChange.record(partie.club_id, partie.started_at)
 
 
 def _check_names(names: Sequence[str]) -> None:

@@ -447,6 +447,8 @@ def _render_recorded(
     appends one row; otherwise (the end, a new game, a column closing, the roles that
     head the rows) the whole table comes back.
     """
+    if partie.last_hand is not None:  # time called: the hand may have ended it
+        partie.refresh_from_db(fields=["state", "closed_at", "ended_early", "version"])
     sheet = selectors.sheet_of(partie, written.session)
     context = {
         "sheet": sheet,
