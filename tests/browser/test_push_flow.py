@@ -166,6 +166,10 @@ def deliver(context: BrowserContext, page: Page, payload: dict) -> None:
     )
 
 
+WHO_IS_NOT_ANNA = """async () => {
+  const kept = await caches.match("/.well-known/scorekeeper-who", { cacheName: "scorekeeper-who" });
+  return kept !== undefined && (await kept.text()) !== "anna";
+}"""
 SHOWN_RAW = "async () => (await navigator.serviceWorker.ready).getNotifications()"
 SHOWN = """async () => (await (await navigator.serviceWorker.ready).getNotifications())
   .map((n) => ({ title: n.title, body: n.body, lang: n.lang, url: (n.data || {}).url }))"""
@@ -222,7 +226,10 @@ def test_allowed_on_the_settings_page_a_push_shows_and_a_logout_leaves_nothing_o
     assert not PushSubscription.objects.exists()
     assert page.evaluate("sessionStorage.getItem('subscribed')") is None
 
-    # A push of hers still under way shows nothing of what it says on the phone now.
+    # A push of hers still under way shows nothing of what it says on the phone now, once
+    # the phone knows she left (the service worker notes whom the network answered for
+    # as the login page comes, beside the page: the test waits for it, not for the page).
+    wait_until(page, WHO_IS_NOT_ANNA)
     deliver(device, page, payload)
     wait_until_shown(page, "Scorekeeper")
     assert [n["title"] for n in shown(page)] == ["Scorekeeper"]
