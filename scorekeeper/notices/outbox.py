@@ -23,29 +23,13 @@ channel's deliveries and says, for each, None (sent) or the error.
 
 from __future__ import annotations
 
-import contextlib
-import logging
-import smtplib
 from collections.abc import Callable
-from datetime import timedelta
 
-from django.core import mail
-from django.db import transaction
-from django.db.models import F
-from django.utils import timezone
-
-from scorekeeper import tasks
-
-from . import services
+from . import sending, services
 from .addresses import send_links_due
 from .mail import notice_mail
-from .models import MAX_ATTEMPTS, Channel, Delivery, wait_after
+from .models import Channel, Delivery
 from .push import send_pushes
-
-BATCH = 50
-LEASE = timedelta(minutes=10)  # longer than any batch takes to send
-
-log = logging.getLogger(__name__)
 
 
 def send_due() -> int:
@@ -58,21 +42,8 @@ def send_due() -> int:
 
 
 def _claim() -> list[Delivery]:
-    """Claim up to ``BATCH`` deliveries due that no other worker holds: their lease
-    begins and their try is counted."""
-    with transaction.atomic():
-        pks = list(
-            Delivery.due()
-            .select_for_update(skip_locked=True)
-            .order_by("next_try_at", "pk")
-            .values_list("pk", flat=True)[:BATCH]
-        )
-        Delivery.objects.filter(pk__in=pks).update(
-            next_try_at=timezone.now() + LEASE, attempts=F("attempts") + 1
-        )
-    return list(
-        Delivery.objects.filter(pk__in=pks).select_related("notice__recipient", "notice__club")
-    )
+    """Claim a batch of deliveries due (``sending.claim``)."""
+    return sending.claim(Delivery.due(), "notice__recipient", "notice__club")
 
 
 def _send(claimed: list[Delivery]) -> int:
@@ -83,63 +54,16 @@ def _send(claimed: list[Delivery]) -> int:
     for channel in {d.channel for d in wanted}:
         batch = [d for d in wanted if d.channel == channel]
         for delivery, error in zip(batch, SENDERS[channel](batch), strict=True):
-            _mark(delivery, error)
+            sending.mark(delivery, error)
             sent += error is None
     return sent
 
 
-def _mark(delivery: Delivery, error: str | None) -> None:
-    now = timezone.now()
-    rows = Delivery.objects.filter(pk=delivery.pk)
-    if error is None:
-        rows.update(sent_at=now, error="")
-    elif delivery.attempts >= MAX_ATTEMPTS:
-        log.warning("gave up on %s after %s tries: %s", delivery, delivery.attempts, error)
-        rows.update(failed_at=now, error=error[:500])
-    else:
-        next_try = now + wait_after(delivery.attempts)
-        with transaction.atomic():  # the retry and its task: both or neither
-            rows.update(next_try_at=next_try, error=error[:500])
-            tasks.notices_due.using(run_after=next_try).enqueue()
-
-
 def send_mails(batch: list[Delivery]) -> list[str | None]:
-    """Send each delivery's mail over one connection: None for each sent, else the
-    error (every one of them when the server cannot be reached)."""
-    connection = mail.get_connection(fail_silently=False)
-    try:
-        connection.open()
-    except Exception as error:  # refused, timed out, bad login: all wait and try again
-        return [_error_text(error)] * len(batch)
-    errors: list[str | None] = []
-    try:
-        for delivery in batch:
-            try:
-                taken = connection.send_messages([notice_mail(delivery.notice, connection)])
-            except Exception as error:  # one address refused: the others still go
-                errors.append(_error_text(error))
-            else:
-                errors.append(None if taken else "the mail server took no mail")
-    finally:
-        with contextlib.suppress(Exception):  # the server went away: what was sent is sent
-            connection.close()
-    return errors
-
-
-def _error_text(error: Exception) -> str:
-    """The server's answer as it gave it ("451 4.3.0 Try again later"), for the owner;
-    another failure by its kind and message."""
-    if isinstance(error, smtplib.SMTPResponseException):
-        return f"{error.smtp_code} {_text(error.smtp_error)}"
-    if isinstance(error, smtplib.SMTPRecipientsRefused):
-        return "; ".join(
-            f"{to}: {code} {_text(why)}" for to, (code, why) in error.recipients.items()
-        )
-    return f"{type(error).__name__}: {error}"
-
-
-def _text(said: bytes | str) -> str:
-    return said.decode(errors="replace") if isinstance(said, bytes) else said
+    """Send each delivery's mail over one connection (``sending.send_mails``)."""
+    return sending.send_mails(
+        batch, lambda delivery, connection: notice_mail(delivery.notice, connection)
+    )
 
 
 SENDERS: dict[str, Callable[[list[Delivery]], list[str | None]]] = {
