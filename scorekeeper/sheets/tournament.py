@@ -375,7 +375,16 @@ def withdrawn_name(name: str) -> str:
 # The renderers
 
 
-def _facts(title: str, subtitle: str | None, champion: str | None) -> list[str]:
+def _head(renderer: Renderer, sheet: BracketSheet | PlacingsSheet) -> list[Flowable]:
+    """The sheet's title and, under it, its subtitle and champion on one line."""
+    head: list[Flowable] = [renderer.para(text(sheet.title), "title")]
+    facts = _facts(sheet.subtitle, sheet.champion)
+    if facts:
+        head.append(renderer.para(" · ".join(text(fact) for fact in facts), "meta"))
+    return head
+
+
+def _facts(subtitle: str | None, champion: str | None) -> list[str]:
     facts = [subtitle] if subtitle else []
     if champion:
         facts.append(_("Champion: %(name)s") % {"name": champion})
@@ -394,10 +403,7 @@ class BracketRenderer(Renderer):
 
     def story(self) -> list[Flowable]:
         sheet = self.document
-        story: list[Flowable] = [self.para(text(sheet.title), "title")]
-        facts = _facts(sheet.title, sheet.subtitle, sheet.champion)
-        if facts:
-            story.append(self.para(" · ".join(text(fact) for fact in facts), "meta"))
+        story = _head(self, sheet)
         story.append(Spacer(0, 6))
         story += [BracketDrawing(self, section) for section in sheet.sections]
         if sheet.swiss:
@@ -599,10 +605,7 @@ class PlacingsRenderer(Renderer):
 
     def story(self) -> list[Flowable]:
         sheet = self.document
-        story: list[Flowable] = [self.para(text(sheet.title), "title")]
-        facts = _facts(sheet.title, sheet.subtitle, sheet.champion)
-        if facts:
-            story.append(self.para(" · ".join(text(fact) for fact in facts), "meta"))
+        story = _head(self, sheet)
         story += [Spacer(0, 6), self.para(text(_("Final placings")), "h2")]
         if not sheet.lines:
             note = _(
