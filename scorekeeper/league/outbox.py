@@ -1,4 +1,4 @@
-"""The league's worker: what a change set in motion, done once, outside the request.
+"""The league's outbox: what a change set in motion, done once, outside the request.
 
 Every change of a club's games writes a ``ResultsChange`` row in its own transaction
 (the table's services, and this app's for a season's dates, kinds and parties): the
@@ -7,9 +7,9 @@ not done, rates the club's all time and each of its open seasons again once from
 earliest ``since`` (``ratings.rate_from``), and marks the rows done, all in one
 transaction under the club's row lock. So two workers never rate one club at once (the
 second leaves a club held to the first, whose next round takes what was written
-meanwhile), and a worker killed halfway leaves the rows due, not lost. ``manage.py
-worker`` runs it in a loop beside the web server; ``--until-idle`` does what is due and
-exits.
+meanwhile), and a worker killed halfway leaves the rows due, not lost. It runs as the
+task ``results_changed`` (``scorekeeper/tasks.py``) that each row's change enqueues
+beside it, and in the worker's sweep.
 
 Rows done are kept a day (``KEPT``): the club's newest row, done or not, is part of its
 board's ETag, so that a board sees the ratings land.
